@@ -1,0 +1,169 @@
+// Data types, their storage, and type promotion.
+// Promotion follows the Array API standard's table (NumPy's for mixed kinds); JS numbers are weak.
+
+import { DTypeError } from '../errors.ts';
+
+export type DType =
+  | 'float64'
+  | 'float32'
+  | 'int32'
+  | 'int16'
+  | 'int8'
+  | 'uint32'
+  | 'uint16'
+  | 'uint8'
+  | 'bool';
+
+export type TypedArray =
+  | Float64Array
+  | Float32Array
+  | Int32Array
+  | Int16Array
+  | Int8Array
+  | Uint32Array
+  | Uint16Array
+  | Uint8Array;
+
+type TypedArrayCtor = {
+  new (length: number): TypedArray;
+  new (buffer: ArrayBufferLike, byteOffset?: number, length?: number): TypedArray;
+  readonly BYTES_PER_ELEMENT: number;
+};
+
+const ctors: Record<DType, TypedArrayCtor> = {
+  float64: Float64Array,
+  float32: Float32Array,
+  int32: Int32Array,
+  int16: Int16Array,
+  int8: Int8Array,
+  uint32: Uint32Array,
+  uint16: Uint16Array,
+  uint8: Uint8Array,
+  bool: Uint8Array,
+};
+
+export const DTYPES: readonly DType[] = Object.keys(ctors) as DType[];
+
+/** True when `x` names a dtype. */
+export function isDType(x: unknown): x is DType {
+  return typeof x === 'string' && x in ctors;
+}
+
+/** Validate a dtype argument; `fn` names the caller for the message. */
+export function checkDType(fn: string, x: unknown): DType {
+  if (!isDType(x)) {
+    throw new DTypeError(
+      `${fn}: unknown dtype ${JSON.stringify(x)}; expected one of ${DTYPES.join(', ')}`,
+    );
+  }
+  return x;
+}
+
+/** The TypedArray constructor that stores `dtype`. */
+export function typedArrayCtor(dtype: DType): TypedArrayCtor {
+  return ctors[dtype];
+}
+
+/** Bytes per element. */
+export function itemsize(dtype: DType): number {
+  return ctors[dtype].BYTES_PER_ELEMENT;
+}
+
+/**
+ * A zeroed TypedArray of `length` elements on a SharedArrayBuffer, so worker threads
+ * can read and write it without copies.
+ */
+export function allocate(dtype: DType, length: number): TypedArray {
+  const C = ctors[dtype];
+  return new C(new SharedArrayBuffer(length * C.BYTES_PER_ELEMENT), 0, length);
+}
+
+/** The dtype a TypedArray stores (Uint8Array reads as uint8). */
+export function dtypeOfTypedArray(data: TypedArray): DType {
+  if (data instanceof Float64Array) return 'float64';
+  if (data instanceof Float32Array) return 'float32';
+  if (data instanceof Int32Array) return 'int32';
+  if (data instanceof Int16Array) return 'int16';
+  if (data instanceof Int8Array) return 'int8';
+  if (data instanceof Uint32Array) return 'uint32';
+  if (data instanceof Uint16Array) return 'uint16';
+  return 'uint8';
+}
+
+export type DTypeKind = 'bool' | 'int' | 'uint' | 'float';
+
+export function kindOf(dtype: DType): DTypeKind {
+  if (dtype === 'bool') return 'bool';
+  if (dtype.startsWith('float')) return 'float';
+  return dtype.startsWith('uint') ? 'uint' : 'int';
+}
+
+export const isFloat = (d: DType): boolean => kindOf(d) === 'float';
+export const isInteger = (d: DType): boolean => kindOf(d) === 'int' || kindOf(d) === 'uint';
+
+const bits = (d: DType): number => itemsize(d) * 8;
+
+function promoteInts(a: DType, b: DType): DType {
+  const ka = kindOf(a);
+  const kb = kindOf(b);
+  if (ka === kb) return bits(a) >= bits(b) ? a : b;
+  const [s, u] = ka === 'int' ? [a, b] : [b, a];
+  // A signed type holding every value of the unsigned one; no int64 exists, so uint32 + intN
+  // goes to float64 (NumPy's choice for uint64 + int64).
+  const need = bits(u) * 2;
+  if (bits(s) >= need) return s;
+  if (need === 16) return 'int16';
+  if (need === 32) return 'int32';
+  return 'float64';
+}
+
+/**
+ * The dtype of a binary operation on arrays of dtypes `a` and `b`.
+ * @example
+ * promoteTypes('int16', 'int32'); // 'int32'
+ * promoteTypes('uint8', 'int8'); // 'int16'
+ */
+export function promoteTypes(a: DType, b: DType): DType {
+  if (a === b) return a;
+  const ka = kindOf(a);
+  const kb = kindOf(b);
+  if (ka === 'bool') return b;
+  if (kb === 'bool') return a;
+  if (ka === 'float' && kb === 'float')
+    return a === 'float64' || b === 'float64' ? 'float64' : 'float32';
+  if (ka === 'float' || kb === 'float') {
+    const [f, i] = ka === 'float' ? [a, b] : [b, a];
+    if (f === 'float64') return 'float64';
+    return bits(i) <= 16 ? 'float32' : 'float64';
+  }
+  return promoteInts(a, b);
+}
+
+/** A JS scalar taking part in an operation: weak, it never widens an array's dtype. */
+export type Scalar = number | boolean;
+
+/**
+ * The result dtype of an operation over arrays (dtypes) and weak JS scalars.
+ * @example
+ * resultType('float32', 2.5); // 'float32'
+ * resultType('int32', 0.5); // 'float64'
+ */
+export function resultType(...args: (DType | Scalar)[]): DType {
+  let out: DType | undefined;
+  for (const a of args)
+    if (typeof a === 'string') out = out === undefined ? a : promoteTypes(out, a);
+  const scalars = args.filter((a): a is Scalar => typeof a !== 'string');
+  if (out === undefined) {
+    if (scalars.length === 0) throw new DTypeError('resultType: no arguments');
+    if (scalars.every((s) => typeof s === 'boolean')) return 'bool';
+    return 'float64';
+  }
+  for (const s of scalars) {
+    if (typeof s === 'boolean') continue;
+    const k = kindOf(out);
+    if (k === 'float') continue;
+    if (!Number.isInteger(s)) out = 'float64';
+    else if (k === 'bool') out = 'int32';
+  }
+  return out;
+}

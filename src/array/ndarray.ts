@@ -1,0 +1,162 @@
+// NDArray: an eager, host-resident, C-contiguous n-d array; the value of every block.
+// Its data normally sits on a SharedArrayBuffer so worker threads share it without copies.
+
+import { IndexError, ShapeError } from '../errors.ts';
+import { allocate, checkDType, type DType, dtypeOfTypedArray, type TypedArray } from './dtype.ts';
+
+export type Nested = number | boolean | Nested[];
+
+/** Product of a shape's sizes. */
+export function shapeSize(shape: readonly number[]): number {
+  let n = 1;
+  for (const s of shape) n *= s;
+  return n;
+}
+
+/** C-order strides (in elements) of a shape. */
+export function cStrides(shape: readonly number[]): number[] {
+  const st = new Array<number>(shape.length);
+  let acc = 1;
+  for (let i = shape.length - 1; i >= 0; i--) {
+    st[i] = acc;
+    acc *= shape[i]!;
+  }
+  return st;
+}
+
+/** An eager n-d array: `{ dtype, shape, data }`, C-contiguous. */
+export class NDArray {
+  readonly dtype: DType;
+  readonly shape: number[];
+  readonly data: TypedArray;
+
+  constructor(data: TypedArray, shape: readonly number[], dtype: DType) {
+    if (shapeSize(shape) !== data.length) {
+      throw new ShapeError(
+        `ndarray: shape [${shape.join(', ')}] holds ${shapeSize(shape)} elements, data has ${data.length}`,
+      );
+    }
+    this.data = data;
+    this.shape = [...shape];
+    this.dtype = dtype;
+  }
+
+  get ndim(): number {
+    return this.shape.length;
+  }
+
+  get size(): number {
+    return this.data.length;
+  }
+
+  /** Read one element; negative indices count from the end. */
+  get(...index: number[]): number {
+    if (index.length !== this.shape.length) {
+      throw new IndexError(
+        `NDArray.get: ${index.length} indices for a ${this.shape.length}-d array`,
+      );
+    }
+    let off = 0;
+    let stride = 1;
+    for (let ax = this.shape.length - 1; ax >= 0; ax--) {
+      const n = this.shape[ax]!;
+      let i = index[ax]!;
+      if (i < 0) i += n;
+      if (!Number.isInteger(i) || i < 0 || i >= n) {
+        throw new IndexError(
+          `NDArray.get: index ${index[ax]} out of bounds for axis ${ax} of size ${n}`,
+        );
+      }
+      off += i * stride;
+      stride *= n;
+    }
+    return this.data[off]!;
+  }
+
+  /** Nested JS arrays (booleans for 'bool'); a 0-d array gives its scalar. */
+  toNested(): Nested {
+    const isBool = this.dtype === 'bool';
+    const build = (axis: number, off: number): Nested => {
+      if (axis === this.shape.length) return isBool ? this.data[off] !== 0 : this.data[off]!;
+      const stride = shapeSize(this.shape.slice(axis + 1));
+      const out: Nested[] = [];
+      for (let i = 0; i < this.shape[axis]!; i++) out.push(build(axis + 1, off + i * stride));
+      return out;
+    };
+    return build(0, 0);
+  }
+
+  /** Flat JS number array (C order). */
+  toArray(): number[] {
+    return Array.from(this.data);
+  }
+}
+
+/** Flatten nested JS arrays, checking that they are rectangular. */
+export function flattenNested(fn: string, nested: Nested): { values: number[]; shape: number[] } {
+  const shape: number[] = [];
+  let probe: Nested = nested;
+  while (Array.isArray(probe)) {
+    shape.push(probe.length);
+    probe = probe[0] as Nested;
+  }
+  const values: number[] = [];
+  const walk = (v: Nested, axis: number): void => {
+    if (axis === shape.length) {
+      if (Array.isArray(v))
+        throw new ShapeError(`${fn}: nested data is ragged (too deep at axis ${axis})`);
+      values.push(typeof v === 'boolean' ? Number(v) : v);
+      return;
+    }
+    if (!Array.isArray(v) || v.length !== shape[axis]) {
+      throw new ShapeError(
+        `${fn}: nested data is ragged at axis ${axis}: expected length ${shape[axis]}`,
+      );
+    }
+    for (const e of v) walk(e, axis + 1);
+  };
+  walk(nested, 0);
+  return { values, shape };
+}
+
+/**
+ * Build an NDArray from a TypedArray, flat numbers or nested arrays.
+ * @example
+ * const a = ndarray([1, 2, 3, 4], [2, 2], 'int32');
+ * a.get(1, 0); // 3
+ */
+export function ndarray(
+  data: TypedArray | number[] | Nested,
+  shape?: readonly number[],
+  dtype?: DType,
+): NDArray {
+  if (ArrayBuffer.isView(data)) {
+    const dt = dtype === undefined ? dtypeOfTypedArray(data) : checkDType('ndarray', dtype);
+    const sh = shape ?? [data.length];
+    if (dtypeOfTypedArray(data) === dt || (dt === 'bool' && data instanceof Uint8Array)) {
+      return new NDArray(data, sh, dt);
+    }
+    return new NDArray(copyInto(allocate(dt, data.length), data), sh, dt);
+  }
+  const { values, shape: nestedShape } = flattenNested('ndarray', data);
+  const dt = dtype === undefined ? inferDType(data) : checkDType('ndarray', dtype);
+  const out = allocate(dt, values.length);
+  copyInto(out, values, dt === 'bool');
+  return new NDArray(out, shape ?? nestedShape, dt);
+}
+
+function inferDType(data: Nested): DType {
+  let probe: Nested = data;
+  while (Array.isArray(probe)) probe = probe[0] as Nested;
+  return typeof probe === 'boolean' ? 'bool' : 'float64';
+}
+
+function copyInto(out: TypedArray, src: ArrayLike<number>, asBool = false): TypedArray {
+  for (let i = 0; i < src.length; i++) out[i] = asBool ? (src[i] ? 1 : 0) : src[i]!;
+  return out;
+}
+
+/** A new zero-filled shared NDArray. */
+export function emptyNDArray(shape: readonly number[], dtype: DType): NDArray {
+  return new NDArray(allocate(dtype, shapeSize(shape)), shape, dtype);
+}

@@ -1,0 +1,21 @@
+// Types of chunk math: explicit chunk sizes per axis, and the specs users write.
+// `null` marks a size that is unknown until computed (after boolean masks, unique, …).
+
+/** A size that may be unknown. */
+export type Size = number | null;
+
+/** Explicit chunk sizes per axis: `chunks[axis][i]` is the length of block i along axis. */
+export type Chunks = Size[][];
+
+/** What one axis of a chunk spec may say: a block size, -1 (whole axis), 'auto', explicit sizes. */
+export type AxisChunkSpec = number | 'auto' | null | readonly number[];
+
+/**
+ * A user's chunk spec: one size for every axis, one per axis, -1 (whole axis), 'auto'
+ * (aims at config.chunkBytes), a record keyed by axis, or explicit sizes per axis.
+ */
+export type ChunkSpec =
+  | number
+  | 'auto'
+  | readonly AxisChunkSpec[]
+  | Readonly<Record<number, AxisChunkSpec>>;

@@ -1,0 +1,41 @@
+// Global configuration: defaults every operation reads when a call does not say otherwise.
+// One mutable object, set with `configure()`; tests restore it with `resetConfig()`.
+
+export interface Config {
+  /** Target bytes per chunk for 'auto' chunks. */
+  chunkBytes: number;
+  /** Worker threads for the 'threads' scheduler; 0 = os.availableParallelism(). */
+  workers: number;
+  /** Default scheduler for compute(). */
+  scheduler: 'sync' | 'threads' | 'distributed';
+  /** Default fan-in of reduction trees. */
+  splitEvery: number;
+  /** Backend names, lowest priority first. */
+  backendPriority: string[];
+}
+
+const defaults: Config = {
+  chunkBytes: 128 * 2 ** 20,
+  workers: 0,
+  scheduler: 'sync',
+  splitEvery: 4,
+  backendPriority: ['cpu-js'],
+};
+
+/** The live configuration. Read it; change it with `configure()`. */
+export const config: Config = { ...defaults, backendPriority: [...defaults.backendPriority] };
+
+/**
+ * Change global defaults.
+ * @example
+ * configure({ chunkBytes: 16 * 2 ** 20 });
+ */
+export function configure(patch: Partial<Config>): Config {
+  Object.assign(config, patch);
+  return config;
+}
+
+/** Restore every default (for tests). */
+export function resetConfig(): void {
+  Object.assign(config, defaults, { backendPriority: [...defaults.backendPriority] });
+}

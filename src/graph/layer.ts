@@ -1,0 +1,51 @@
+// A layer is one operation of the graph: it yields the task for any of its output blocks.
+// Tasks are plain data (kernel name, params, references to input blocks), never closures.
+
+import type { DType } from '../array/dtype.ts';
+import type { Chunks } from '../chunking/types.ts';
+import type { Chunk } from '../kernels/types.ts';
+
+/** An input block of a task: dependency index in `layer.deps`, block multi-index there. */
+export type BlockRef = readonly [dep: number, block: readonly number[]];
+
+/** The task computing one output block. */
+export interface TaskSpec {
+  /** Built-in kernel name (see kernels/builtins). */
+  readonly kernel: string;
+  /** Input blocks, in the order the kernel receives them. */
+  readonly inputs: readonly BlockRef[];
+  /** Static, structured-cloneable parameters. */
+  readonly params?: unknown;
+  /** Must run on the main thread (an `{ inline: true }` user function). */
+  readonly mainThread?: boolean;
+}
+
+/**
+ * One operation node. `chunks` is the logical block grid of its output; `task(block)`
+ * describes how block `block` is computed. Source layers give blocks directly
+ * through `constant(block)` and have no tasks.
+ */
+export interface Layer {
+  /** Deterministic token: the same expression gives the same name. */
+  readonly name: string;
+  /** Short operation label for display and task keys ('add', 'sum-partial', …). */
+  readonly op: string;
+  readonly deps: readonly Layer[];
+  readonly chunks: Chunks;
+  readonly dtype: DType;
+  /**
+   * Blockwise-fusable: `task(b)` reads one block of each dep, and block `b` itself of every
+   * dep with the same block grid. Chains of such layers fuse into one task per block.
+   */
+  readonly fusable: boolean;
+  task(block: readonly number[]): TaskSpec;
+  /** For source layers: the block value itself (no task runs). */
+  constant?(block: readonly number[]): Chunk;
+  /** Display metadata for visualize(). */
+  readonly meta?: Readonly<Record<string, string | number | boolean>>;
+}
+
+/** Number of blocks along each axis of a layer's grid. */
+export function gridOf(layer: Layer): number[] {
+  return layer.chunks.map((c) => c.length);
+}

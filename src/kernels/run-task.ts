@@ -1,0 +1,34 @@
+// Runs one task payload against a kernel registry: the single code path of every executor.
+// Kernel failures become TaskError carrying the key, the kernel name and the original error.
+
+import { KernelError, TaskError } from '../errors.ts';
+import type { TaskPayload } from '../workers/types.ts';
+import type { Chunk, FnRef, KernelContext, KernelRegistry } from './types.ts';
+
+/** Resolves user function references on the current thread. */
+export type FnResolver = (ref: FnRef) => (...args: unknown[]) => unknown;
+
+/** Run `task` with `registry`; throws TaskError when the kernel throws. */
+export function runTask(task: TaskPayload, registry: KernelRegistry, resolve: FnResolver): Chunk {
+  const kernel = registry.get(task.kernel);
+  if (kernel === undefined) {
+    throw new KernelError(`compute: no kernel named '${task.kernel}' for task ${task.key}`);
+  }
+  const ctx: KernelContext = { key: task.key, resolve };
+  try {
+    return (kernel as (i: Chunk[], p: unknown, c: KernelContext) => Chunk)(
+      task.inputs,
+      task.params,
+      ctx,
+    );
+  } catch (e) {
+    if (e instanceof TaskError) throw e;
+    throw new TaskError(task.key, kernelLabel(task), e);
+  }
+}
+
+/** The name shown for a task's kernel: a user function's name when it wraps one. */
+export function kernelLabel(task: Pick<TaskPayload, 'kernel' | 'params'>): string {
+  const p = task.params as { fn?: FnRef } | undefined;
+  return p?.fn?.name ? `${task.kernel}:${p.fn.name}` : task.kernel;
+}

@@ -1,0 +1,30 @@
+// What a task runs: kernel references (plain, serialisable data) and the kernel signature.
+// Built-ins are named; user functions travel by module reference or by source text.
+
+import type { NDArray } from '../array/ndarray.ts';
+
+/** The value of one block: an array, or a tuple (multi-output and reduction intermediates). */
+export type Chunk = NDArray | Chunk[];
+
+/**
+ * A reference to a user function, resolvable on any thread:
+ * - `module`: exported through defineKernels from the module at `url` under `name`;
+ * - `source`: a self-contained function shipped by its source text;
+ * - `inline`: a function registered on the main thread, run only there.
+ */
+export type FnRef =
+  | { kind: 'module'; url: string; name: string }
+  | { kind: 'source'; source: string; name: string }
+  | { kind: 'inline'; id: number; name: string };
+
+/** Context a kernel receives: its task key and a resolver for user function refs. */
+export interface KernelContext {
+  readonly key: string;
+  resolve(ref: FnRef): (...args: unknown[]) => unknown;
+}
+
+/** A built-in kernel: inputs are the blocks named by the task, params its static data. */
+export type Kernel<P = unknown> = (inputs: Chunk[], params: P, ctx: KernelContext) => Chunk;
+
+/** Built-in kernels by name. Registries are objects passed in; one default lives in kernels/builtins. */
+export type KernelRegistry = Map<string, Kernel<never>>;

@@ -1,0 +1,31 @@
+// What schedulers hand to executors: tasks as plain data with their input blocks resolved.
+// Executors (inline, thread pool, distributed) know tasks and chunks, never LazyArray.
+
+import type { Chunk } from '../kernels/types.ts';
+
+/** One runnable task: its kernel, static params and the values of its input blocks. */
+export interface TaskPayload {
+  /** Index in the task table. */
+  readonly id: number;
+  /** Human-readable key: `layerName-i,j,…`. */
+  readonly key: string;
+  readonly kernel: string;
+  readonly params: unknown;
+  readonly inputs: Chunk[];
+  /** Must run on the main thread ({ inline: true } user functions). */
+  readonly mainThread?: boolean;
+}
+
+/** Runs tasks somewhere: inline, on worker threads, on a cluster. */
+export interface Executor {
+  readonly name: string;
+  /** Tasks it can usefully run at the same time. */
+  readonly concurrency: number;
+  /**
+   * Run a batch; resolves with one result per task in order, rejects with TaskError
+   * (a kernel threw) or WorkerCrashedError.
+   */
+  run(batch: readonly TaskPayload[], signal?: AbortSignal): Promise<Chunk[]>;
+  /** A synchronous path for inline executors, so a task costs no promise. */
+  runSync?(task: TaskPayload): Chunk;
+}
