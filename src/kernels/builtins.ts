@@ -2,6 +2,8 @@
 // Kernel modules register here; nothing in this file may import array/ or apply/ code.
 
 import { NDArray } from '../array/ndarray.ts';
+import { gatherKernels } from './cpu/gather.ts';
+import { layoutKernels } from './cpu/layout.ts';
 import { type StridedSelection, sliceND } from './cpu/slice.ts';
 import type { Chunk, Kernel, KernelRegistry } from './types.ts';
 
@@ -29,3 +31,23 @@ registerKernels({
   pick: ((inputs: Chunk[], p: { index: number }) =>
     (inputs[0] as Chunk[])[p.index]!) as Kernel<never>,
 });
+
+/** Params of the 'fused' kernel: steps run in order; the last step's value is the result.
+ * A step input `i >= 0` is the task's input i; `i < 0` is the value of step `-i - 1`. */
+export interface FusedParams {
+  readonly steps: readonly { kernel: string; params: unknown; inputs: readonly number[] }[];
+}
+
+registerKernels({
+  fused: ((inputs: Chunk[], p: FusedParams, ctx) => {
+    const values: Chunk[] = [];
+    for (const step of p.steps) {
+      const args = step.inputs.map((i) => (i >= 0 ? inputs[i]! : values[-i - 1]!));
+      values.push(ctx.run(step.kernel, args, step.params));
+    }
+    return values[values.length - 1]!;
+  }) as Kernel<never>,
+});
+
+registerKernels(gatherKernels);
+registerKernels(layoutKernels);

@@ -10,21 +10,27 @@ export type FnResolver = (ref: FnRef) => (...args: unknown[]) => unknown;
 
 /** Run `task` with `registry`; throws TaskError when the kernel throws. */
 export function runTask(task: TaskPayload, registry: KernelRegistry, resolve: FnResolver): Chunk {
-  const kernel = registry.get(task.kernel);
-  if (kernel === undefined) {
-    throw new KernelError(`compute: no kernel named '${task.kernel}' for task ${task.key}`);
-  }
-  const ctx: KernelContext = { key: task.key, resolve };
+  const ctx: KernelContext = {
+    key: task.key,
+    resolve,
+    run: (name, inputs, params) => lookup(registry, name, task.key)(inputs, params, ctx),
+  };
+  const kernel = lookup(registry, task.kernel, task.key);
   try {
-    return (kernel as (i: Chunk[], p: unknown, c: KernelContext) => Chunk)(
-      task.inputs,
-      task.params,
-      ctx,
-    );
+    return kernel(task.inputs, task.params, ctx);
   } catch (e) {
     if (e instanceof TaskError) throw e;
     throw new TaskError(task.key, kernelLabel(task), e);
   }
+}
+
+type AnyKernel = (inputs: Chunk[], params: unknown, ctx: KernelContext) => Chunk;
+
+function lookup(registry: KernelRegistry, name: string, key: string): AnyKernel {
+  const kernel = registry.get(name);
+  if (kernel === undefined)
+    throw new KernelError(`compute: no kernel named '${name}' for task ${key}`);
+  return kernel as AnyKernel;
 }
 
 /** The name shown for a task's kernel: a user function's name when it wraps one. */

@@ -17,10 +17,12 @@ export type FnRef =
   | { kind: 'source'; source: string; name: string }
   | { kind: 'inline'; id: number; name: string };
 
-/** Context a kernel receives: its task key and a resolver for user function refs. */
+/** Context a kernel receives: its task key, a resolver for user function refs, and a way
+ * to run another kernel of the same registry (fused tasks run their steps through it). */
 export interface KernelContext {
   readonly key: string;
   resolve(ref: FnRef): (...args: unknown[]) => unknown;
+  run(kernel: string, inputs: Chunk[], params: unknown): Chunk;
 }
 
 /** A built-in kernel: inputs are the blocks named by the task, params its static data. */

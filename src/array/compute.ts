@@ -1,0 +1,97 @@
+// compute(): fuse, materialize, order and run the graph of one or more arrays, then
+// assemble each into an NDArray. Shared intermediates run once.
+
+import { config } from '../config.ts';
+import { ValueError } from '../errors.ts';
+import { fuseLayers } from '../graph/fuse.ts';
+import type { Layer } from '../graph/layer.ts';
+import { materializeTasks } from '../graph/materialize.ts';
+import { orderTasks } from '../graph/order.ts';
+import type { Chunk } from '../kernels/types.ts';
+import { type RunStats, runTasks } from '../workers/scheduler.ts';
+import type { Executor } from '../workers/types.ts';
+import { assembleBlocks } from './assemble.ts';
+import { resolveExecutor } from './executors.ts';
+import { LazyArray } from './lazy-array.ts';
+import type { NDArray } from './ndarray.ts';
+import { type ProgressOption, progressReporter } from './progress-option.ts';
+
+export interface ComputeOptions {
+  /** Where tasks run: 'sync' (inline), 'threads' (worker pool), or any Executor. */
+  scheduler?: 'sync' | 'threads' | 'distributed' | Executor;
+  /** Pool size for 'threads'. */
+  workers?: number;
+  /** Cancels the compute; it rejects with CancelledError. */
+  signal?: AbortSignal;
+  /** true: a progress bar on a TTY; a function: progress events. */
+  progress?: ProgressOption;
+  /** Hold back new input tasks while live chunk bytes exceed this. */
+  memoryLimit?: number;
+  /** Blockwise fusion (default true). */
+  optimize?: boolean;
+  /** Receives scheduler statistics (peak live chunks and bytes, tasks run). */
+  onStats?: (stats: RunStats) => void;
+}
+
+/** Run the graphs of `layers`; resolves with each output's blocks (C order). */
+export async function computeBlocks(
+  layers: readonly Layer[],
+  opts: ComputeOptions = {},
+): Promise<Chunk[][]> {
+  const optimized = opts.optimize === false ? [...layers] : fuseLayers(layers);
+  const table = materializeTasks(optimized);
+  const executor = await resolveExecutor(opts.scheduler ?? config.scheduler, opts.workers);
+  const progress = progressReporter(opts.progress, table);
+  try {
+    const { outputs, stats } = await runTasks(table, executor, {
+      priority: orderTasks(table),
+      ...(opts.signal ? { signal: opts.signal } : {}),
+      ...(opts.memoryLimit !== undefined ? { memoryLimit: opts.memoryLimit } : {}),
+      ...(progress ? { onProgress: progress.update } : {}),
+    });
+    opts.onStats?.(stats);
+    return outputs;
+  } finally {
+    progress?.finish();
+  }
+}
+
+function splitArgs(fn: string, args: readonly (LazyArray | ComputeOptions)[]) {
+  const arrays: LazyArray[] = [];
+  let opts: ComputeOptions = {};
+  args.forEach((a, i) => {
+    if (a instanceof LazyArray) arrays.push(a);
+    else if (i === args.length - 1 && a !== null && typeof a === 'object') opts = a;
+    else throw new ValueError(`${fn}: argument ${i} is not a LazyArray: ${String(a)}`);
+  });
+  if (arrays.length === 0) throw new ValueError(`${fn}: no arrays given`);
+  return { arrays, opts };
+}
+
+/**
+ * Compute arrays: one array gives an NDArray, several give NDArray[] (shared work runs once).
+ * @example
+ * const x = ones([1000, 1000], { chunks: 250 });
+ * const total = await compute(x.sum()); // NDArray, total.data[0] === 1e6
+ * const [a, b] = await compute(x.sum(), x.mean());
+ */
+export function compute(x: LazyArray, opts?: ComputeOptions): Promise<NDArray>;
+export function compute(
+  ...args: [LazyArray, LazyArray, ...(LazyArray | ComputeOptions)[]]
+): Promise<NDArray[]>;
+export async function compute(
+  ...args: (LazyArray | ComputeOptions | undefined)[]
+): Promise<NDArray | NDArray[]> {
+  const { arrays, opts } = splitArgs(
+    'compute',
+    args.filter((a) => a !== undefined),
+  );
+  const blocks = await computeBlocks(
+    arrays.map((a) => a.layer),
+    opts,
+  );
+  const results = arrays.map((a, i) => assembleBlocks(blocks[i]!, a.numBlocks, a.dtype, a.name));
+  return arrays.length === 1 ? results[0]! : results;
+}
+
+export { splitArgs };

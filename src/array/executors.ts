@@ -1,0 +1,31 @@
+// Picks the executor a compute runs on: inline for 'sync', the shared worker pool for
+// 'threads' (loaded only when used), or an Executor the caller passes in.
+
+import { ValueError } from '../errors.ts';
+import { createFnResolver } from '../kernels/resolve.ts';
+import { InlineExecutor } from '../workers/inline.ts';
+import type { Executor } from '../workers/types.ts';
+
+let inline: InlineExecutor | undefined;
+
+/** The main thread's inline executor (resolves inline, module and source kernels). */
+export function inlineExecutor(): InlineExecutor {
+  inline ??= new InlineExecutor(createFnResolver({ inline: true }));
+  return inline;
+}
+
+/** The executor for a compute's `scheduler` option. */
+export async function resolveExecutor(
+  scheduler: 'sync' | 'threads' | 'distributed' | Executor,
+  workers?: number,
+): Promise<Executor> {
+  if (typeof scheduler === 'object') return scheduler;
+  if (scheduler === 'sync') return inlineExecutor();
+  if (scheduler === 'threads') {
+    const { getPool } = await import('../workers/pool.ts');
+    return getPool(workers);
+  }
+  throw new ValueError(
+    `compute: scheduler ${JSON.stringify(scheduler)} is not available in this build; use 'sync', 'threads' or pass an Executor`,
+  );
+}

@@ -1,0 +1,111 @@
+// fromArray: wrap eager data (TypedArray, NDArray, nested arrays) as a chunked LazyArray.
+// The data is copied once into shared memory; each block is a getter task slicing it.
+
+import { normalizeChunks } from '../chunking/normalize.ts';
+import type { ChunkSpec, Chunks } from '../chunking/types.ts';
+import { ValueError } from '../errors.ts';
+import { defineLayer } from '../graph/define-layer.ts';
+import type { Layer } from '../graph/layer.ts';
+import { hashData, tokenize } from '../graph/tokenize.ts';
+import { allocate, checkDType, type DType, type TypedArray } from './dtype.ts';
+import { LazyArray } from './lazy-array.ts';
+import { NDArray, type Nested, ndarray } from './ndarray.ts';
+
+/** Anything fromArray accepts. */
+export type ArrayData = NDArray | TypedArray | Nested;
+
+export interface FromArrayOptions {
+  chunks?: ChunkSpec | Chunks;
+  dtype?: DType;
+  shape?: readonly number[];
+  /** A fixed name, or false for a unique one (skips hashing the data). */
+  name?: string | false;
+}
+
+let uniqueCounter = 0;
+
+function toShared(fn: string, data: ArrayData, opts: FromArrayOptions): NDArray {
+  const dtype = opts.dtype === undefined ? undefined : checkDType(fn, opts.dtype);
+  let arr =
+    data instanceof NDArray ? data : ndarray(data as TypedArray | Nested, opts.shape, dtype);
+  if (dtype !== undefined && arr.dtype !== dtype) arr = ndarray(arr.data, arr.shape, dtype);
+  if (opts.shape !== undefined && arr.shape.join() !== opts.shape.join()) {
+    if (arr.size !== opts.shape.reduce((a, b) => a * b, 1)) {
+      throw new ValueError(
+        `${fn}: shape [${opts.shape.join(', ')}] does not fit ${arr.size} elements`,
+      );
+    }
+    arr = new NDArray(arr.data, opts.shape, arr.dtype);
+  }
+  if (arr.data.buffer instanceof SharedArrayBuffer) return arr;
+  const shared = allocate(arr.dtype, arr.size);
+  shared.set(arr.data);
+  return new NDArray(shared, arr.shape, arr.dtype);
+}
+
+/** A source layer whose single block is `arr` (already in memory). */
+export function constantLayer(arr: NDArray, name: string): Layer {
+  return defineLayer({
+    op: 'array',
+    name,
+    deps: [],
+    chunks: arr.shape.map((s) => [s]),
+    dtype: arr.dtype,
+    task: () => {
+      throw new Error('constant layer has no tasks');
+    },
+    constant: () => arr,
+  });
+}
+
+/**
+ * Wrap eager data as a lazy chunked array.
+ * @example
+ * const x = fromArray(new Float64Array(100), { shape: [10, 10], chunks: 5 });
+ * x.numBlocks; // [2, 2]
+ */
+export function fromArray(data: ArrayData, opts: FromArrayOptions = {}): LazyArray {
+  const arr = toShared('fromArray', data, opts);
+  const chunks = normalizeChunks(opts.chunks ?? 'auto', arr.shape, {
+    dtype: arr.dtype,
+    fn: 'fromArray',
+  }) as number[][];
+  const base =
+    typeof opts.name === 'string'
+      ? opts.name
+      : opts.name === false
+        ? `array-u${++uniqueCounter}-${Date.now().toString(36)}`
+        : tokenize('array', hashData(arr.data), arr.shape, arr.dtype);
+  const source = constantLayer(arr, base);
+  if (chunks.every((c) => c.length === 1)) return new LazyArray(source);
+  const offsets = chunks.map((c) => {
+    const o = [0];
+    for (const s of c) o.push(o[o.length - 1]! + s);
+    return o;
+  });
+  const layer = defineLayer({
+    op: 'from-array',
+    deps: [source],
+    chunks,
+    dtype: arr.dtype,
+    fusable: true,
+    task: (b) => ({
+      kernel: 'slice',
+      inputs: [[0, b.map(() => 0)]],
+      params: {
+        start: b.map((i, ax) => offsets[ax]![i]!),
+        step: b.map(() => 1),
+        count: b.map((i, ax) => chunks[ax]![i]!),
+      },
+    }),
+  });
+  return new LazyArray(layer);
+}
+
+/** Arrays, eager data or lazy: the inputs most operations accept. */
+export type ArrayLike = LazyArray | ArrayData;
+
+/** Coerce eager input to a LazyArray (one chunk unless it is large). */
+export function asLazy(x: ArrayLike): LazyArray {
+  return x instanceof LazyArray ? x : fromArray(x);
+}

@@ -1,0 +1,79 @@
+// LazyArray: the user-facing handle on one layer of the operation graph.
+// It holds metadata only (shape, chunks, dtype); methods add layers; compute() runs them.
+
+import type { Chunks, Size } from '../chunking/types.ts';
+import type { Layer } from '../graph/layer.ts';
+import type { Device } from './device.ts';
+import { type DType, itemsize } from './dtype.ts';
+
+/** A lazy, chunked n-d array. Building expressions never computes. */
+export class LazyArray {
+  readonly layer: Layer;
+  readonly device: Device;
+
+  constructor(layer: Layer, device: Device = 'cpu') {
+    this.layer = layer;
+    this.device = device;
+  }
+
+  /** Deterministic name: the same expression gives the same name. */
+  get name(): string {
+    return this.layer.name;
+  }
+
+  get dtype(): DType {
+    return this.layer.dtype;
+  }
+
+  /** Explicit chunk sizes per axis; `null` = unknown. */
+  get chunks(): Chunks {
+    return this.layer.chunks;
+  }
+
+  /** Sizes per axis; `null` where unknown. */
+  get shape(): Size[] {
+    return this.layer.chunks.map((c) => {
+      let s = 0;
+      for (const v of c) {
+        if (v === null) return null;
+        s += v;
+      }
+      return s;
+    });
+  }
+
+  get ndim(): number {
+    return this.layer.chunks.length;
+  }
+
+  /** Element count; `null` when a size is unknown. */
+  get size(): number | null {
+    let n = 1;
+    for (const s of this.shape) {
+      if (s === null) return null;
+      n *= s;
+    }
+    return n;
+  }
+
+  /** Bytes of the whole array; `null` when a size is unknown. */
+  get nbytes(): number | null {
+    const n = this.size;
+    return n === null ? null : n * itemsize(this.dtype);
+  }
+
+  /** Number of blocks along each axis. */
+  get numBlocks(): number[] {
+    return this.layer.chunks.map((c) => c.length);
+  }
+
+  toString(): string {
+    const shape = this.shape.map((s) => (s === null ? '?' : String(s))).join(', ');
+    return `LazyArray<${this.name}, shape=(${shape}), dtype=${this.dtype}, blocks=(${this.numBlocks.join(', ')})>`;
+  }
+}
+
+/** True when `x` is a LazyArray. */
+export function isLazyArray(x: unknown): x is LazyArray {
+  return x instanceof LazyArray;
+}

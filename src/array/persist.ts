@@ -1,0 +1,61 @@
+// persist() and computeChunkSizes(): compute arrays once and keep their blocks in memory,
+// as new arrays with the same names whose chunk sizes are all known.
+
+import { defineLayer } from '../graph/define-layer.ts';
+import type { Chunk } from '../kernels/types.ts';
+import { chunksOfBlocks } from './assemble.ts';
+import { type ComputeOptions, computeBlocks, splitArgs } from './compute.ts';
+import { LazyArray } from './lazy-array.ts';
+
+function heldArray(x: LazyArray, blocks: readonly Chunk[]): LazyArray {
+  const grid = x.numBlocks;
+  const chunks = chunksOfBlocks(blocks, grid, x.name);
+  const layer = defineLayer({
+    op: 'persisted',
+    name: x.name,
+    deps: [],
+    chunks,
+    dtype: x.dtype,
+    task: () => {
+      throw new Error('persisted layer has no tasks');
+    },
+    constant: (b) => {
+      let flat = 0;
+      for (let ax = 0; ax < grid.length; ax++) flat = flat * grid[ax]! + b[ax]!;
+      return blocks[flat]!;
+    },
+  });
+  return new LazyArray(layer, x.device);
+}
+
+/**
+ * Compute arrays and keep their blocks in memory; later expressions on the results start
+ * from those blocks instead of recomputing.
+ * @example
+ * const [y] = await persist(x.mul(2));
+ * await compute(y.sum()); // no recomputation of x * 2
+ */
+export async function persist(
+  ...args: [LazyArray, ...(LazyArray | ComputeOptions)[]]
+): Promise<LazyArray[]> {
+  const { arrays, opts } = splitArgs('persist', args);
+  const blocks = await computeBlocks(
+    arrays.map((a) => a.layer),
+    opts,
+  );
+  return arrays.map((a, i) => heldArray(a, blocks[i]!));
+}
+
+/**
+ * Resolve unknown (null) chunk sizes by computing the array; the result holds its blocks.
+ * @example
+ * const y = x.mask(x.greater(0)); // y.shape: [null]
+ * const z = await computeChunkSizes(y); // z.shape: [n]
+ */
+export async function computeChunkSizes(
+  x: LazyArray,
+  opts: ComputeOptions = {},
+): Promise<LazyArray> {
+  const [blocks] = await computeBlocks([x.layer], opts);
+  return heldArray(x, blocks!);
+}

@@ -1,0 +1,54 @@
+// The one constructor of layers: names them deterministically from op, inputs and parameters.
+// Graph generators in apply/ describe a layer and get a frozen Layer back.
+
+import type { DType } from '../array/dtype.ts';
+import type { Chunks } from '../chunking/types.ts';
+import type { Chunk } from '../kernels/types.ts';
+import type { Layer, TaskSpec } from './layer.ts';
+import { tokenize } from './tokenize.ts';
+
+export interface LayerSpec {
+  /** Operation label, the prefix of the layer's name. */
+  op: string;
+  /** Everything besides deps, chunks and dtype that changes the result (hashed into the name). */
+  token?: readonly unknown[];
+  /** Explicit name (for sources that hash their own data). */
+  name?: string;
+  deps: readonly Layer[];
+  chunks: Chunks;
+  dtype: DType;
+  fusable?: boolean;
+  task: (block: readonly number[]) => TaskSpec;
+  constant?: (block: readonly number[]) => Chunk;
+  meta?: Record<string, string | number | boolean>;
+}
+
+/**
+ * Build a layer; its name is `op-<hash of deps' names, token, chunks, dtype>`.
+ * @example
+ * defineLayer({ op: 'negative', deps: [x.layer], chunks: x.chunks, dtype: x.dtype, fusable: true,
+ *   task: (b) => ({ kernel: 'ew', inputs: [[0, b]], params }) });
+ */
+export function defineLayer(spec: LayerSpec): Layer {
+  const name =
+    spec.name ??
+    tokenize(
+      spec.op,
+      spec.deps.map((d) => d.name),
+      spec.token ?? [],
+      spec.chunks,
+      spec.dtype,
+    );
+  const layer: Layer = {
+    name,
+    op: spec.op,
+    deps: spec.deps,
+    chunks: spec.chunks,
+    dtype: spec.dtype,
+    fusable: spec.fusable ?? false,
+    task: spec.task,
+    ...(spec.constant ? { constant: spec.constant } : {}),
+    ...(spec.meta ? { meta: spec.meta } : {}),
+  };
+  return Object.freeze(layer);
+}

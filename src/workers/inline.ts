@@ -1,0 +1,30 @@
+// The inline ('sync') executor: runs each task on the calling thread, through the same
+// runTask path the worker threads use, with no promise per task.
+
+import { builtinKernels } from '../kernels/builtins.ts';
+import { type FnResolver, runTask } from '../kernels/run-task.ts';
+import type { Chunk, KernelRegistry } from '../kernels/types.ts';
+import type { Executor, TaskPayload } from './types.ts';
+
+/**
+ * An executor that runs tasks inline.
+ * @example
+ * await runTasks(table, new InlineExecutor(resolver), { priority });
+ */
+export class InlineExecutor implements Executor {
+  readonly name = 'sync';
+  readonly concurrency = 1;
+
+  constructor(
+    private readonly resolve: FnResolver,
+    private readonly registry: KernelRegistry = builtinKernels,
+  ) {}
+
+  runSync(task: TaskPayload): Chunk {
+    return runTask(task, this.registry, this.resolve);
+  }
+
+  async run(batch: readonly TaskPayload[]): Promise<Chunk[]> {
+    return batch.map((t) => this.runSync(t));
+  }
+}

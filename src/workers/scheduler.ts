@@ -1,0 +1,322 @@
+// The executor-agnostic scheduler: runs a task table in static priority order on any
+// Executor, releasing each intermediate as soon as its last dependent has run.
+//
+// State (all indexed by task id):
+//   waiting[t]  inputs of t not yet computed; t is ready when it reaches 0
+//   refs[t]     dependents of t not yet run, +1 while t is an output; t's value is freed at 0
+//   values[t]   the computed block (or source block), undefined once released
+//   ready       tasks whose inputs exist, two heaps by priority: roots (no computed inputs,
+//               held back while live bytes exceed memoryLimit) and the rest
+//   inflight    batches handed to the executor and not yet returned
+//   liveBytes   bytes of all values held; the peak is reported in stats
+
+import { itemsize } from '../array/dtype.ts';
+import { NDArray } from '../array/ndarray.ts';
+import { CancelledError } from '../errors.ts';
+import { type TaskTable, taskKey, unravel } from '../graph/materialize.ts';
+import type { Chunk } from '../kernels/types.ts';
+import { ReadyQueue } from './ready-queue.ts';
+import type { Executor, TaskPayload } from './types.ts';
+
+export interface RunOptions {
+  /** Static priorities (orderTasks); lower runs first. */
+  priority: Int32Array;
+  signal?: AbortSignal;
+  /** Hold back new root tasks while live chunk bytes exceed this. */
+  memoryLimit?: number;
+  /** Called as tasks finish (done and total count runnable tasks). */
+  onProgress?: (done: number, total: number, bytes: number) => void;
+}
+
+export interface RunStats {
+  tasksRun: number;
+  peakLiveChunks: number;
+  peakLiveBytes: number;
+  /** Live chunks after the run: only the outputs' blocks. */
+  liveChunksAtEnd: number;
+}
+
+export interface RunResult {
+  /** Per output layer, its blocks in C order. */
+  outputs: Chunk[][];
+  stats: RunStats;
+}
+
+/** Bytes held by a chunk. */
+export function chunkBytes(c: Chunk): number {
+  if (c instanceof NDArray) return c.data.byteLength;
+  let n = 0;
+  for (const e of c) n += chunkBytes(e);
+  return n;
+}
+
+/**
+ * Run every task of `table` on `executor`; resolves with the outputs' blocks.
+ * @example
+ * const table = materializeTasks([y.layer]);
+ * const { outputs } = await runTasks(table, inlineExecutor(), { priority: orderTasks(table) });
+ */
+export function runTasks(
+  table: TaskTable,
+  executor: Executor,
+  opts: RunOptions,
+): Promise<RunResult> {
+  return new Run(table, executor, opts).start();
+}
+
+class Run {
+  private readonly waiting: Int32Array;
+  private readonly refs: Int32Array;
+  private readonly values: (Chunk | undefined)[];
+  private readonly dependents: Int32Array;
+  private readonly dependentsStart: Int32Array;
+  private readonly isRoot: Uint8Array;
+  private readonly roots: ReadyQueue;
+  private readonly others: ReadyQueue;
+  private readonly grids: number[][];
+  private readonly total: number;
+  private done = 0;
+  private inflight = 0;
+  private liveChunks = 0;
+  private liveBytes = 0;
+  /** Nominal bytes of the blocks dispatched and not yet returned. */
+  private pendingBytes = 0;
+  private readonly stats: RunStats = {
+    tasksRun: 0,
+    peakLiveChunks: 0,
+    peakLiveBytes: 0,
+    liveChunksAtEnd: 0,
+  };
+  private failed = false;
+  private resolve!: (r: RunResult) => void;
+  private reject!: (e: unknown) => void;
+
+  constructor(
+    private readonly table: TaskTable,
+    private readonly executor: Executor,
+    private readonly opts: RunOptions,
+  ) {
+    const n = table.count;
+    this.waiting = table.depCount.slice();
+    this.refs = new Int32Array(n);
+    this.values = new Array(n);
+    this.isRoot = new Uint8Array(n);
+    this.roots = new ReadyQueue(opts.priority);
+    this.others = new ReadyQueue(opts.priority);
+    this.grids = table.layers.map((l) => l.chunks.map((c) => c.length));
+    const counts = new Int32Array(n + 1);
+    for (let i = 0; i < table.deps.length; i++) counts[table.deps[i]! + 1]!++;
+    for (let i = 0; i < n; i++) counts[i + 1]! += counts[i]!;
+    this.dependentsStart = counts;
+    this.dependents = new Int32Array(table.deps.length);
+    const fill = counts.slice(0, n);
+    let runnable = 0;
+    for (let t = 0; t < n; t++) {
+      const s = table.depStart[t]!;
+      let computedInputs = 0;
+      for (let i = 0; i < table.depCount[t]!; i++) {
+        const d = table.deps[s + i]!;
+        this.dependents[fill[d]!++] = t;
+        this.refs[d]!++;
+        if (!table.isConstant[d]) computedInputs++;
+      }
+      if (!table.isConstant[t]) {
+        runnable++;
+        if (computedInputs === 0) this.isRoot[t] = 1;
+      }
+    }
+    for (const out of table.outputs) for (const t of out) this.refs[t]!++;
+    this.total = runnable;
+  }
+
+  start(): Promise<RunResult> {
+    const promise = new Promise<RunResult>((res, rej) => {
+      this.resolve = res;
+      this.reject = rej;
+    });
+    const { signal } = this.opts;
+    if (signal?.aborted) {
+      this.fail(new CancelledError('compute: cancelled before it started'));
+      return promise;
+    }
+    signal?.addEventListener('abort', this.onAbort, { once: true });
+    for (let t = 0; t < this.table.count; t++) {
+      if (this.table.isConstant[t]) this.complete(t, this.constantValue(t));
+    }
+    for (let t = 0; t < this.table.count; t++) {
+      if (!this.table.isConstant[t] && this.table.depCount[t] === 0) this.enqueue(t);
+    }
+    if (this.total === 0) this.finish();
+    else if (this.executor.runSync) void this.runSyncLoop();
+    else this.pump();
+    return promise;
+  }
+
+  private readonly onAbort = (): void => {
+    this.fail(new CancelledError('compute: cancelled by its AbortSignal'));
+  };
+
+  private constantValue(t: number): Chunk {
+    const layer = this.table.layers[this.table.layerOf[t]!]!;
+    return layer.constant!(unravel(this.table.blockOf[t]!, this.grids[this.table.layerOf[t]!]!));
+  }
+
+  private enqueue(t: number): void {
+    if (this.isRoot[t]) this.roots.push(t);
+    else this.others.push(t);
+  }
+
+  /** Next ready task by priority; roots wait while memory is over the limit. */
+  private next(): number {
+    const limit = this.opts.memoryLimit;
+    const rootsHeld =
+      limit !== undefined &&
+      this.liveBytes + this.pendingBytes > limit &&
+      this.inflight + this.others.size > 0;
+    if (this.others.size === 0 && (rootsHeld || this.roots.size === 0)) return -1;
+    if (rootsHeld || this.others.peekKey() < this.roots.peekKey()) return this.others.pop();
+    return this.roots.pop();
+  }
+
+  private payload(t: number): TaskPayload {
+    const { table } = this;
+    const lid = table.layerOf[t]!;
+    const spec = table.layers[lid]!.task(unravel(table.blockOf[t]!, this.grids[lid]!));
+    const s = table.depStart[t]!;
+    const inputs = new Array<Chunk>(table.depCount[t]!);
+    for (let i = 0; i < inputs.length; i++) inputs[i] = this.values[table.deps[s + i]!]!;
+    return {
+      id: t,
+      key: taskKey(table, t),
+      kernel: spec.kernel,
+      params: spec.params,
+      inputs,
+      ...(spec.mainThread ? { mainThread: true } : {}),
+    };
+  }
+
+  /** Bytes a task's block should take, from its layer's chunks (unknown sizes count 0). */
+  private nominalBytes(t: number): number {
+    const lid = this.table.layerOf[t]!;
+    const layer = this.table.layers[lid]!;
+    const block = unravel(this.table.blockOf[t]!, this.grids[lid]!);
+    let n = itemsize(layer.dtype);
+    for (let ax = 0; ax < block.length; ax++) n *= layer.chunks[ax]![block[ax]!] ?? 0;
+    return n;
+  }
+
+  private complete(t: number, value: Chunk): void {
+    this.values[t] = value;
+    const { table } = this;
+    // source blocks live in their layer anyway: they do not count against memory
+    if (!table.isConstant[t]) {
+      this.liveChunks++;
+      this.liveBytes += chunkBytes(value);
+      if (this.liveChunks > this.stats.peakLiveChunks) this.stats.peakLiveChunks = this.liveChunks;
+      if (this.liveBytes > this.stats.peakLiveBytes) this.stats.peakLiveBytes = this.liveBytes;
+      this.done++;
+      this.stats.tasksRun++;
+      const s = table.depStart[t]!;
+      for (let i = 0; i < table.depCount[t]!; i++) this.release(table.deps[s + i]!);
+    }
+    for (let i = this.dependentsStart[t]!; i < this.dependentsStart[t + 1]!; i++) {
+      const d = this.dependents[i]!;
+      if (--this.waiting[d]! === 0) this.enqueue(d);
+    }
+  }
+
+  private release(t: number): void {
+    if (--this.refs[t]! > 0) return;
+    const v = this.values[t];
+    if (v === undefined) return;
+    this.values[t] = undefined;
+    if (this.table.isConstant[t]) return;
+    this.liveChunks--;
+    this.liveBytes -= chunkBytes(v);
+  }
+
+  private async runSyncLoop(): Promise<void> {
+    const runSync = this.executor.runSync!.bind(this.executor);
+    let lastYield = performance.now();
+    let lastProgress = 0;
+    while (!this.failed) {
+      const t = this.next();
+      if (t < 0) break;
+      let value: Chunk;
+      try {
+        value = runSync(this.payload(t));
+      } catch (e) {
+        this.fail(e);
+        return;
+      }
+      this.complete(t, value);
+      if ((this.done & 63) === 0) {
+        const now = performance.now();
+        if (now - lastYield > 50) {
+          // let timers and abort signals fire during long synchronous runs
+          await new Promise<void>((r) => setImmediate(r));
+          lastYield = performance.now();
+        }
+        if (this.opts.onProgress && now - lastProgress > 100) {
+          lastProgress = now;
+          this.opts.onProgress(this.done, this.total, this.liveBytes);
+        }
+      }
+    }
+    if (!this.failed) this.finish();
+  }
+
+  private batchSize(): number {
+    const ready = this.roots.size + this.others.size;
+    const per = Math.ceil(ready / (2 * this.executor.concurrency));
+    return Math.max(1, Math.min(512, per));
+  }
+
+  private pump(): void {
+    const maxInflight = 2 * this.executor.concurrency;
+    while (!this.failed && this.inflight < maxInflight) {
+      const size = this.batchSize();
+      const batch: TaskPayload[] = [];
+      while (batch.length < size) {
+        const t = this.next();
+        if (t < 0) break;
+        this.pendingBytes += this.nominalBytes(t);
+        batch.push(this.payload(t));
+      }
+      if (batch.length === 0) break;
+      this.inflight++;
+      this.executor.run(batch, this.opts.signal).then(
+        (results) => this.onBatch(batch, results),
+        (e) => this.fail(e),
+      );
+    }
+  }
+
+  private onBatch(batch: TaskPayload[], results: Chunk[]): void {
+    if (this.failed) return;
+    this.inflight--;
+    for (let i = 0; i < batch.length; i++) {
+      this.pendingBytes -= this.nominalBytes(batch[i]!.id);
+      this.complete(batch[i]!.id, results[i]!);
+    }
+    this.opts.onProgress?.(this.done, this.total, this.liveBytes);
+    if (this.done === this.total) this.finish();
+    else this.pump();
+  }
+
+  private fail(e: unknown): void {
+    if (this.failed) return;
+    this.failed = true;
+    this.opts.signal?.removeEventListener('abort', this.onAbort);
+    this.values.fill(undefined);
+    this.reject(e);
+  }
+
+  private finish(): void {
+    this.opts.signal?.removeEventListener('abort', this.onAbort);
+    this.opts.onProgress?.(this.done, this.total, this.liveBytes);
+    this.stats.liveChunksAtEnd = this.liveChunks;
+    const outputs = this.table.outputs.map((ids) => Array.from(ids, (t) => this.values[t]!));
+    this.resolve({ outputs, stats: this.stats });
+  }
+}
