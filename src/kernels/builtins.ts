@@ -4,6 +4,8 @@
 import { NDArray } from '../array/ndarray.ts';
 import { gatherKernels } from './cpu/gather.ts';
 import { layoutKernels } from './cpu/layout.ts';
+import { reduceKernels } from './cpu/reduce.ts';
+import { scanKernels } from './cpu/scan.ts';
 import { type StridedSelection, sliceND } from './cpu/slice.ts';
 import type { Chunk, Kernel, KernelRegistry } from './types.ts';
 
@@ -51,3 +53,5 @@ registerKernels({
 
 registerKernels(gatherKernels);
 registerKernels(layoutKernels);
+registerKernels(reduceKernels);
+registerKernels(scanKernels);

@@ -1,0 +1,251 @@
+// The public reductions: sum prod mean min max std var argmin argmax any all.
+// Each validates its options, picks dtypes and kernel params, and builds a reduction tree.
+
+import { checkDType, type DType, isFloat, kindOf } from '../array/dtype.ts';
+import { type ArrayLike, asLazy } from '../array/from-array.ts';
+import type { LazyArray } from '../array/lazy-array.ts';
+import { chunkOffsets } from '../chunking/blocks.ts';
+import { formatTuple, formatValue } from '../chunking/format.ts';
+import { ChunkError, DTypeError, ValueError } from '../errors.ts';
+import type { MonoidOp } from '../kernels/cpu/reduce-monoid.ts';
+import { normalizeSplitEvery, reduction, reductionAxes, type SplitEvery } from './reduction.ts';
+
+/** Options of every reduction. */
+export interface ReductionOptions {
+  /** Axes to reduce (negative count from the end); every axis by default. */
+  axis?: number | readonly number[] | null;
+  /** Keep reduced axes as size 1. */
+  keepdims?: boolean;
+  /** Tree fan-in per reduced axis (default `config.splitEvery`). */
+  splitEvery?: SplitEvery;
+}
+
+/** sum / prod / mean: `dtype` casts each element, then accumulates (the Array API's meaning). */
+export interface DTypeReductionOptions extends ReductionOptions {
+  dtype?: DType;
+}
+
+/** std / var: `correction` degrees of freedom (0: population; 1: sample). */
+export interface MomentOptions extends ReductionOptions {
+  correction?: number;
+}
+
+/** argmin / argmax: one axis, or none for a flat index over the whole array. */
+export interface ArgReductionOptions {
+  axis?: number | null;
+  keepdims?: boolean;
+  splitEvery?: SplitEvery;
+}
+
+/** Default int for sums of integers: int32, uint32 for unsigned (there is no int64). */
+function sumDType(d: DType): DType {
+  const k = kindOf(d);
+  if (k === 'float') return d;
+  return k === 'uint' ? 'uint32' : 'int32';
+}
+
+/** Product of known sizes; 0 when any is 0, null when unknown and none is 0. */
+function knownProduct(sizes: readonly (number | null)[]): number | null {
+  if (sizes.includes(0)) return 0;
+  return sizes.includes(null) ? null : (sizes as number[]).reduce((a, b) => a * b, 1);
+}
+
+/** NumPy raises for a reduction without identity over zero elements (when output is not empty). */
+function checkNonEmpty(fn: string, x: LazyArray, axes: readonly number[], axis: unknown): void {
+  const shape = x.shape;
+  const reduced = knownProduct(axes.map((ax) => shape[ax]!));
+  const kept = knownProduct(shape.filter((_, ax) => !axes.includes(ax)));
+  if (reduced === 0 && kept !== 0) {
+    throw new ValueError(
+      `${fn}: zero-size array reduced over axis ${formatValue(axis ?? null)} (shape ${formatTuple(shape)}) has no identity`,
+    );
+  }
+}
+
+function monoidReduction(
+  fn: string,
+  op: MonoidOp,
+  x: ArrayLike,
+  opts: DTypeReductionOptions,
+  dtype: (inDtype: DType, given: DType | undefined) => DType,
+): LazyArray {
+  const a = asLazy(x);
+  const axes = reductionAxes(fn, opts.axis, a.ndim);
+  const given = opts.dtype === undefined ? undefined : checkDType(fn, opts.dtype);
+  const out = dtype(a.dtype, given);
+  if (op === 'min' || op === 'max') checkNonEmpty(fn, a, axes, opts.axis);
+  const castTo = given !== undefined && given !== a.dtype ? given : undefined;
+  return reduction({
+    fn,
+    x: a,
+    axes,
+    keepdims: opts.keepdims ?? false,
+    splitEvery: normalizeSplitEvery(fn, opts.splitEvery, a.ndim),
+    dtype: out,
+    params: { op, axes, dtype: out, ...(castTo ? { castTo } : {}) },
+  });
+}
+
+/**
+ * Sum over `axis` (every axis by default). Integers sum to int32 (uint32 if unsigned),
+ * floats keep their dtype; float32 accumulates in float64.
+ * @example
+ * await compute(sum(fromArray([[1, 2], [3, 4]]), { axis: 0 })); // [4, 6]
+ */
+export function sum(x: ArrayLike, opts: DTypeReductionOptions = {}): LazyArray {
+  return monoidReduction('sum', 'sum', x, opts, (d, g) => g ?? sumDType(d));
+}
+
+/**
+ * Product over `axis`. Integers multiply with int32 wrap-around (uint32 if unsigned).
+ * @example
+ * await compute(prod(fromArray([1, 2, 3, 4]))); // 24
+ */
+export function prod(x: ArrayLike, opts: DTypeReductionOptions = {}): LazyArray {
+  return monoidReduction('prod', 'prod', x, opts, (d, g) => g ?? sumDType(d));
+}
+
+/**
+ * Arithmetic mean over `axis`; integers give float64. The mean of nothing is NaN.
+ * @example
+ * await compute(mean(fromArray([1, 2, 3, 4]))); // 2.5
+ */
+export function mean(x: ArrayLike, opts: DTypeReductionOptions = {}): LazyArray {
+  return monoidReduction('mean', 'mean', x, opts, (d, g) => {
+    if (g !== undefined && !isFloat(g)) {
+      throw new DTypeError(`mean: dtype '${g}' must be a floating dtype`);
+    }
+    return g ?? (isFloat(d) ? d : 'float64');
+  });
+}
+
+/**
+ * Minimum over `axis`; NaN propagates. Over zero elements it raises ValueError (NumPy).
+ * @example
+ * await compute(min(fromArray([3, 1, 2]))); // 1
+ */
+export function min(x: ArrayLike, opts: ReductionOptions = {}): LazyArray {
+  return monoidReduction('min', 'min', x, { ...opts, dtype: undefined }, (d) => d);
+}
+
+/**
+ * Maximum over `axis`; NaN propagates. Over zero elements it raises ValueError (NumPy).
+ * @example
+ * await compute(max(fromArray([3, 1, 2]))); // 3
+ */
+export function max(x: ArrayLike, opts: ReductionOptions = {}): LazyArray {
+  return monoidReduction('max', 'max', x, { ...opts, dtype: undefined }, (d) => d);
+}
+
+/**
+ * Whether any element along `axis` is true (nonzero; NaN counts as true).
+ * @example
+ * await compute(any(fromArray([0, 0, 1]))); // true
+ */
+export function any(x: ArrayLike, opts: ReductionOptions = {}): LazyArray {
+  return monoidReduction('any', 'any', x, { ...opts, dtype: undefined }, () => 'bool');
+}
+
+/**
+ * Whether every element along `axis` is true (nonzero).
+ * @example
+ * await compute(all(fromArray([1, 2, 0]))); // false
+ */
+export function all(x: ArrayLike, opts: ReductionOptions = {}): LazyArray {
+  return monoidReduction('all', 'all', x, { ...opts, dtype: undefined }, () => 'bool');
+}
+
+function moments(fn: 'var' | 'std', x: ArrayLike, opts: MomentOptions): LazyArray {
+  const a = asLazy(x);
+  const axes = reductionAxes(fn, opts.axis, a.ndim);
+  const correction = opts.correction ?? 0;
+  if (typeof correction !== 'number' || !(correction >= 0) || !Number.isFinite(correction)) {
+    throw new ValueError(`${fn}: correction ${formatValue(correction)} must be a number >= 0`);
+  }
+  const dtype = isFloat(a.dtype) ? a.dtype : 'float64';
+  return reduction({
+    fn,
+    x: a,
+    axes,
+    keepdims: opts.keepdims ?? false,
+    splitEvery: normalizeSplitEvery(fn, opts.splitEvery, a.ndim),
+    dtype,
+    params: { op: 'var', axes, correction, sqrt: fn === 'std', dtype },
+  });
+}
+
+/**
+ * Variance over `axis`, numerically stable (per-block two-pass, merged with Chan et al.).
+ * `correction` is subtracted from the count (0 by default; 1 for the sample variance).
+ * @example
+ * await compute(variance(fromArray([1, 2, 3, 4]))); // 1.25
+ */
+export function variance(x: ArrayLike, opts: MomentOptions = {}): LazyArray {
+  return moments('var', x, opts);
+}
+
+/**
+ * Standard deviation over `axis` (the square root of {@link variance}).
+ * @example
+ * await compute(std(fromArray([1, 2, 3, 4]), { correction: 1 })); // 1.2909944…
+ */
+export function std(x: ArrayLike, opts: MomentOptions = {}): LazyArray {
+  return moments('std', x, opts);
+}
+
+function argReduction(fn: 'argmin' | 'argmax', x: ArrayLike, opts: ArgReductionOptions): LazyArray {
+  const a = asLazy(x);
+  if (Array.isArray(opts.axis)) {
+    throw new ValueError(`${fn}: axis ${formatValue(opts.axis)} must be a single integer or null`);
+  }
+  const axes = reductionAxes(fn, opts.axis, a.ndim);
+  checkNonEmpty(fn, a, axes, opts.axis);
+  const flat = axes.length !== 1;
+  const shape = a.shape;
+  if (flat && shape.includes(null)) {
+    throw new ChunkError(
+      `${fn}: a flat index needs the shape, ${formatTuple(shape)} has unknown sizes; call computeChunkSizes(x) first`,
+    );
+  }
+  const params = { op: fn, axes, flat };
+  const offsets = flat ? a.chunks.map((c) => chunkOffsets(c as number[])) : [];
+  return reduction({
+    fn,
+    x: a,
+    axes,
+    keepdims: opts.keepdims ?? false,
+    splitEvery: normalizeSplitEvery(fn, opts.splitEvery, a.ndim),
+    dtype: 'int32',
+    params,
+    ...(flat
+      ? {
+          partialParams: (b: readonly number[]) => ({
+            ...params,
+            offset: b.map((i, ax) => offsets[ax]![i]!),
+            shape: shape as number[],
+          }),
+        }
+      : {}),
+  });
+}
+
+/**
+ * Index of the minimum along `axis`, or the flat (C-order) index over the whole array when
+ * no axis is given. Ties and NaNs give the first occurrence, as NumPy.
+ * @example
+ * await compute(argmin(fromArray([[3, 1], [0, 5]]))); // 2
+ */
+export function argmin(x: ArrayLike, opts: ArgReductionOptions = {}): LazyArray {
+  return argReduction('argmin', x, opts);
+}
+
+/**
+ * Index of the maximum along `axis` (flat index when no axis is given); first occurrence wins.
+ * @example
+ * await compute(argmax(fromArray([[3, 1], [0, 5]]), { axis: 1 })); // [0, 1]
+ */
+export function argmax(x: ArrayLike, opts: ArgReductionOptions = {}): LazyArray {
+  return argReduction('argmax', x, opts);
+}
+
+export { variance as var };
