@@ -1,0 +1,255 @@
+// lazyApply: wrap an eager kernel with declared output shapes and dtypes (array-api-extra's
+// lazy_apply): inputs gathered whole, or only along core axes with one task per other block.
+
+import { LazyArray } from '../array/lazy-array.ts';
+import { blockShape } from '../chunking/blocks.ts';
+import { formatTuple } from '../chunking/format.ts';
+import type { Chunks, Size } from '../chunking/types.ts';
+import { unifyChunks } from '../chunking/unify.ts';
+import { ValueError } from '../errors.ts';
+import { defineLayer } from '../graph/define-layer.ts';
+import type { BlockRef, Layer } from '../graph/layer.ts';
+import type { ApplyArg, LazyApplyParams } from '../kernels/cpu/apply.ts';
+import {
+  type LazyApplyArg,
+  type LazyApplyOptions,
+  type LazyApplyPlan,
+  planLazyApply,
+} from './lazy-apply-args.ts';
+import { rechunk } from './rechunk.ts';
+
+export type { LazyApplyArg, LazyApplyOptions } from './lazy-apply-args.ts';
+
+/** An array input after rechunking: `gathered` input axes are assembled inside the task. */
+interface PreparedInput {
+  readonly array: LazyArray;
+  /** nd - ndim: inputs are right-aligned against the broadcast ndim. */
+  readonly offset: number;
+  /** Core axes of unknown size in several blocks: every block goes to the task. */
+  readonly gathered: readonly number[];
+}
+
+/** The block grid every task of the call runs over, in the inputs' broadcast ndim. */
+interface Grid {
+  readonly inputs: readonly PreparedInput[];
+  /** Chunks per broadcast axis: non-core axes from the inputs, core axes one (unsized) block. */
+  readonly chunks: Chunks;
+  readonly core: ReadonlySet<number>;
+}
+
+const FN = 'lazyApply';
+
+/**
+ * Run an eager kernel lazily. By default every array argument is rechunked to one chunk and
+ * `fn` runs once on the whole arrays; with `axis`, only those core axes are made whole and
+ * `fn` runs once per block of the other axes. Scalars and `null` reach `fn` in place, kwargs
+ * last. `fn` may return an NDArray, a TypedArray, a number or nested number arrays; results
+ * are coerced to the declared shape (`null` = unknown size) and dtype. Several shapes give
+ * several outputs (fn returns an array of results; it runs once for all of them).
+ * @example
+ * const sortRows = (x: NDArray) => {
+ *   const out = x.data.slice();
+ *   for (let i = 0; i < out.length; i += x.shape[1]!) out.subarray(i, i + x.shape[1]!).sort();
+ *   return out;
+ * };
+ * const y = lazyApply(sortRows, x, { axis: 1 }); // one task per row block
+ * const [u, n] = lazyApply(uniqueCounts, x, { shape: [[null], [null]], dtype: ['float64', 'int32'] });
+ */
+export function lazyApply(
+  fn: Function,
+  args: LazyApplyArg | readonly LazyApplyArg[],
+  opts: LazyApplyOptions & { shape: readonly [readonly Size[], ...(readonly Size[])[]] },
+): LazyArray[];
+export function lazyApply(
+  fn: Function,
+  args: LazyApplyArg | readonly LazyApplyArg[],
+  opts?: LazyApplyOptions & { shape?: readonly Size[] },
+): LazyArray;
+export function lazyApply(
+  fn: Function,
+  args: LazyApplyArg | readonly LazyApplyArg[],
+  opts: LazyApplyOptions = {},
+): LazyArray | LazyArray[] {
+  const plan = planLazyApply(fn, args, opts);
+  const grid = prepareGrid(plan);
+  const outChunks = plan.shapes.map((s) => outputChunks(plan, grid, s));
+  const device = plan.arrays[0]!.device;
+  if (!plan.multi) {
+    const layer = applyLayer(plan, grid, outChunks, outChunks[0]!, (b) => toGrid(plan, grid, b));
+    return new LazyArray(layer, device);
+  }
+  const tuple = applyLayer(
+    plan,
+    grid,
+    outChunks,
+    grid.chunks.map((c, g) => (grid.core.has(g) ? [null] : c)),
+    (b) => [...b],
+  );
+  return outChunks.map((chunks, k) => {
+    const layer = defineLayer({
+      op: `lazy-apply-${plan.label}-out${k}`,
+      token: [k],
+      deps: [tuple],
+      chunks,
+      dtype: plan.dtypes[k]!,
+      fusable: true,
+      task: (b) => ({ kernel: 'pick', inputs: [[0, toGrid(plan, grid, b)]], params: { index: k } }),
+    });
+    return new LazyArray(layer, device);
+  });
+}
+
+/** Rechunk inputs: core axes to one chunk, the others to their common chunks. */
+function prepareGrid(plan: LazyApplyPlan): Grid {
+  const nd = plan.ndim;
+  const core = new Set(plan.core ?? Array.from({ length: nd }, (_, g) => g));
+  const coreToOne = (a: LazyArray): { shape: Size[]; chunks: Size[][] } => {
+    const o = nd - a.ndim;
+    return {
+      shape: a.shape.map((s, i) => (core.has(i + o) ? 1 : s)),
+      chunks: a.chunks.map((c, i) => (core.has(i + o) ? [1] : [...c])),
+    };
+  };
+  const unified = core.size === nd ? null : unifyChunks(FN, plan.arrays.map(coreToOne), nd).chunks;
+  const inputs = plan.arrays.map((a): PreparedInput => {
+    const offset = nd - a.ndim;
+    const gathered: number[] = [];
+    let changed = false;
+    const target = a.chunks.map((c, i) => {
+      const g = i + offset;
+      if (core.has(g)) {
+        if (c.length === 1) return c;
+        if (c.includes(null)) {
+          gathered.push(i);
+          return c;
+        }
+        changed = true;
+        return [(c as number[]).reduce((s, v) => s + v, 0)];
+      }
+      const want = unified![g]!;
+      if (a.shape[i] === 1 || sameSizes(c, want)) return c;
+      changed = true;
+      return want;
+    });
+    return { array: changed ? rechunk(a, target) : a, offset, gathered };
+  });
+  const chunks = Array.from({ length: nd }, (_, g) => (core.has(g) ? [null] : unified![g]!));
+  return { inputs, chunks, core };
+}
+
+function sameSizes(a: readonly Size[], b: readonly Size[]): boolean {
+  return a.length === b.length && a.every((v, i) => v === b[i]);
+}
+
+/** Chunks of one output: non-core axes follow the grid, core axes are one block. */
+function outputChunks(plan: LazyApplyPlan, grid: Grid, shape: readonly Size[]): Chunks {
+  if (plan.core === null) return shape.map((s) => [s]);
+  const keepsCore = shape.length === plan.ndim;
+  const axes = Array.from({ length: plan.ndim }, (_, g) => g).filter(
+    (g) => keepsCore || !grid.core.has(g),
+  );
+  return axes.map((g, ax) => {
+    const declared = shape[ax]!;
+    if (grid.core.has(g)) return [declared];
+    const have = grid.chunks[g]!;
+    if (declared === null) return have.map(() => null);
+    const total = have.includes(null) ? null : (have as number[]).reduce((s, v) => s + v, 0);
+    if (total !== null && total !== declared) {
+      throw new ValueError(
+        `${FN}: shape ${formatTuple(shape)} declares ${declared} on axis ${ax}, which is not a ` +
+          `core axis; the inputs have ${total} there`,
+      );
+    }
+    return [...have];
+  });
+}
+
+/** The grid block that output block `b` comes from (0 on core axes). */
+function toGrid(plan: LazyApplyPlan, grid: Grid, b: readonly number[]): number[] {
+  if (plan.core === null) return new Array<number>(plan.ndim).fill(0);
+  if (b.length === plan.ndim) return [...b];
+  let next = 0;
+  return Array.from({ length: plan.ndim }, (_, g) => (grid.core.has(g) ? 0 : b[next++]!));
+}
+
+/** Output block of output `chunks` computed by grid block `gb` (inverse of toGrid). */
+function fromGrid(plan: LazyApplyPlan, grid: Grid, chunks: Chunks, gb: readonly number[]) {
+  if (plan.core === null) return chunks.map(() => 0);
+  if (chunks.length === plan.ndim) return [...gb];
+  return gb.filter((_, g) => !grid.core.has(g));
+}
+
+/** The task inputs of grid block `gb` and how fn's arguments are cut from them. */
+function taskInputs(plan: LazyApplyPlan, grid: Grid, gb: readonly number[]) {
+  const inputs: BlockRef[] = [];
+  const perArray = grid.inputs.map((inp, j): ApplyArg => {
+    const first = inputs.length;
+    const { chunks } = inp.array;
+    const base = chunks.map((c, i) => (c.length === 1 ? 0 : gb[i + inp.offset]!));
+    const sub = chunks.map((c, i) => (inp.gathered.includes(i) ? c.length : 1));
+    const count = sub.reduce((p, v) => p * v, 1);
+    for (let flat = 0; flat < count; flat++) {
+      const block = [...base];
+      let rest = flat;
+      for (let i = sub.length - 1; i >= 0; i--) {
+        if (sub[i]! > 1) block[i] = rest % sub[i]!;
+        rest = Math.floor(rest / sub[i]!);
+      }
+      inputs.push([j, block]);
+    }
+    return { first, count, grid: sub };
+  });
+  const args = plan.slots.map((s): ApplyArg => ('array' in s ? perArray[s.array]! : s));
+  return { inputs, args };
+}
+
+/** The layer running fn: one task per block of `chunks` (the output, or the grid for tuples). */
+function applyLayer(
+  plan: LazyApplyPlan,
+  grid: Grid,
+  outChunks: readonly Chunks[],
+  chunks: Chunks,
+  gridBlock: (b: readonly number[]) => number[],
+): Layer {
+  return defineLayer({
+    op: `lazy-apply-${plan.label}`,
+    token: [
+      plan.fn,
+      plan.slots,
+      plan.kwargsToken,
+      plan.hasKwargs,
+      plan.shapes,
+      plan.dtypes,
+      plan.core,
+      plan.multi,
+    ],
+    deps: grid.inputs.map((i) => i.array.layer),
+    chunks,
+    dtype: plan.dtypes[0]!,
+    // not fusable: its tasks keep their own keys (with fn's name) and the user's function
+    // stays one step that errors can name
+    fusable: false,
+    meta: { fn: plan.fn.name, outputs: plan.shapes.length },
+    task: (b) => {
+      const gb = gridBlock(b);
+      const { inputs, args } = taskInputs(plan, grid, gb);
+      const params: LazyApplyParams = {
+        fn: plan.fn,
+        args,
+        hasKwargs: plan.hasKwargs,
+        ...(plan.hasKwargs ? { kwargs: plan.kwargs } : {}),
+        outputs: outChunks.map((c, k) => ({
+          shape: blockShape(c, fromGrid(plan, grid, c, gb)),
+          dtype: plan.dtypes[k]!,
+        })),
+        multi: plan.multi,
+      };
+      return {
+        kernel: 'lazy-apply',
+        inputs,
+        params,
+        ...(plan.mainThread ? { mainThread: true } : {}),
+      };
+    },
+  });
+}
