@@ -1,0 +1,186 @@
+// One worker thread of the pool: its comlink proxy, its control slots, the batches in flight
+// on it, and what happens to them when it dies (the running batch fails, the rest retry).
+
+import { type ResourceLimits, Worker } from 'node:worker_threads';
+import * as Comlink from 'comlink';
+import nodeEndpoint from 'comlink/dist/umd/node-adapter.js';
+import { CancelledError, WorkerCrashedError } from '../errors.ts';
+import type { Chunk } from '../kernels/types.ts';
+import type { TaskPayload } from './types.ts';
+import {
+  type BatchReply,
+  CONTROL,
+  decodeChunk,
+  decodeError,
+  toEndpoint,
+  type WorkerInit,
+} from './wire.ts';
+import type { WorkerApi } from './worker.ts';
+
+/** A batch that was posted to a worker which died before starting it: run it elsewhere. */
+export class NotStartedError extends Error {
+  override readonly name = 'NotStartedError';
+}
+
+export interface PoolWorkerOptions {
+  readonly registryModule?: string;
+  /** Batches in flight on this worker (the pipelining depth). */
+  readonly depth: number;
+  readonly resourceLimits?: ResourceLimits;
+}
+
+interface Job {
+  readonly seq: number;
+  readonly lane: number;
+  readonly tasks: readonly TaskPayload[];
+  readonly resolve: (results: Chunk[]) => void;
+  readonly reject: (e: unknown) => void;
+}
+
+const BOOTSTRAP = new URL('./bootstrap.mjs', import.meta.url);
+// Under tsx and vitest this module is TypeScript, compiled it is JS: the worker matches it.
+const ENTRY = new URL(
+  import.meta.url.endsWith('.ts') ? './worker.ts' : './worker.js',
+  import.meta.url,
+).href;
+
+// A worker inherits the parent's flags; loaders given as flags break a .mjs bootstrap that
+// registers tsx itself, so they are left out.
+const LOADER_FLAG = /^--(import|loader|experimental-loader|require)$/;
+
+function workerExecArgv(): string[] {
+  const out: string[] = [];
+  const argv = process.execArgv;
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!;
+    if (LOADER_FLAG.test(a)) i++;
+    else if (!/^--(import|loader|experimental-loader|require)=/.test(a)) out.push(a);
+  }
+  return out;
+}
+
+/** A worker thread and the batches it is running. Unref'd whenever it is idle. */
+export class PoolWorker {
+  private readonly worker: Worker;
+  private readonly api: Comlink.Remote<WorkerApi>;
+  private readonly control: Int32Array;
+  private readonly jobs = new Map<number, Job>();
+  private readonly freeLanes: number[];
+  private lastError: Error | undefined;
+  private closing = false;
+  dead = false;
+
+  constructor(
+    opts: PoolWorkerOptions,
+    private readonly onExit: (w: PoolWorker, wasReady: boolean) => void,
+  ) {
+    const control = new SharedArrayBuffer((CONTROL.LANES + opts.depth) * 4);
+    this.control = new Int32Array(control);
+    this.freeLanes = Array.from({ length: opts.depth }, (_, i) => i);
+    const workerData: WorkerInit = { entry: ENTRY, registryModule: opts.registryModule, control };
+    this.worker = new Worker(BOOTSTRAP, {
+      workerData,
+      execArgv: workerExecArgv(),
+      resourceLimits: opts.resourceLimits,
+    });
+    this.worker.unref();
+    this.worker.on('error', (e) => {
+      this.lastError = e;
+    });
+    this.worker.on('exit', this.handleExit);
+    this.api = Comlink.wrap<WorkerApi>(nodeEndpoint(toEndpoint(this.worker)));
+  }
+
+  /** Batches in flight here. */
+  get load(): number {
+    return this.jobs.size;
+  }
+
+  /** Run `tasks` as batch `seq`; an abort of `signal` stops the batch between tasks. */
+  run(tasks: readonly TaskPayload[], seq: number, signal?: AbortSignal): Promise<Chunk[]> {
+    if (this.dead) return Promise.reject(new NotStartedError());
+    const lane = this.freeLanes.pop();
+    if (lane === undefined) throw new Error('PoolWorker.run: no free lane (queue bound broken)');
+    Atomics.store(this.control, CONTROL.LANES + lane, 0);
+    return new Promise<Chunk[]>((resolve, reject) => {
+      const onAbort = (): void => {
+        Atomics.store(this.control, CONTROL.LANES + lane, 1);
+      };
+      signal?.addEventListener('abort', onAbort, { once: true });
+      const settle = (): void => {
+        signal?.removeEventListener('abort', onAbort);
+        this.freeLanes.push(lane);
+      };
+      const job: Job = {
+        seq,
+        lane,
+        tasks,
+        resolve: (r) => {
+          settle();
+          resolve(r);
+        },
+        reject: (e) => {
+          settle();
+          reject(e);
+        },
+      };
+      this.jobs.set(seq, job);
+      if (this.jobs.size === 1) this.worker.ref();
+      Promise.resolve(this.api.runBatch({ seq, lane, tasks })).then(
+        (reply) => this.finish(job, reply),
+        (e: unknown) => this.fail(job, e),
+      );
+    });
+  }
+
+  private take(job: Job): boolean {
+    if (!this.jobs.delete(job.seq)) return false;
+    if (this.jobs.size === 0) this.worker.unref();
+    return true;
+  }
+
+  private finish(job: Job, reply: BatchReply): void {
+    if (!this.take(job)) return;
+    if (reply.ok) {
+      const results = reply.results;
+      for (let i = 0; i < results.length; i++) results[i] = decodeChunk(results[i]);
+      job.resolve(results);
+    } else if ('cancelled' in reply) {
+      job.reject(new CancelledError('ThreadPoolExecutor.run: cancelled by its AbortSignal'));
+    } else job.reject(decodeError(reply.error));
+  }
+
+  private fail(job: Job, e: unknown): void {
+    if (this.take(job)) job.reject(e);
+  }
+
+  private readonly handleExit = (code: number): void => {
+    this.dead = true;
+    const wasReady = Atomics.load(this.control, CONTROL.READY) === 1;
+    const runningSeq = Atomics.load(this.control, CONTROL.SEQ);
+    const index = Atomics.load(this.control, CONTROL.INDEX);
+    const detail = this.lastError
+      ? `${this.lastError.name}: ${this.lastError.message}`
+      : `exit code ${code}`;
+    const jobs = [...this.jobs.values()];
+    this.jobs.clear();
+    for (const job of jobs) {
+      if (this.closing) {
+        job.reject(new CancelledError('ThreadPoolExecutor.shutdown: the pool was shut down'));
+      } else if (!wasReady) {
+        job.reject(new WorkerCrashedError(job.tasks[0]!.key, `worker failed to start: ${detail}`));
+      } else if (job.seq === runningSeq) {
+        const task = job.tasks[index] ?? job.tasks[0]!;
+        job.reject(new WorkerCrashedError(task.key, detail));
+      } else job.reject(new NotStartedError());
+    }
+    if (!this.closing) this.onExit(this, wasReady);
+  };
+
+  /** Stop the thread; batches still in flight reject with CancelledError. */
+  async terminate(): Promise<void> {
+    this.closing = true;
+    if (this.dead) return;
+    await this.worker.terminate();
+  }
+}

@@ -1,0 +1,93 @@
+// The worker-thread side of the thread pool: receives batches of tasks, runs each with
+// runTask, and answers with results (shared buffers stay shared) or the first error as data.
+
+import { parentPort, workerData } from 'node:worker_threads';
+import * as Comlink from 'comlink';
+import nodeEndpoint from 'comlink/dist/umd/node-adapter.js';
+import { builtinKernels } from '../kernels/builtins.ts';
+import { createFnResolver, findFnRefs, needsPreload } from '../kernels/resolve.ts';
+import { runTask } from '../kernels/run-task.ts';
+import type { Chunk, FnRef, KernelRegistry } from '../kernels/types.ts';
+import {
+  type BatchMessage,
+  type BatchReply,
+  CONTROL,
+  decodeInputs,
+  encodeError,
+  toEndpoint,
+  transferables,
+  type WorkerInit,
+} from './wire.ts';
+
+/** What the main thread calls through comlink. */
+export interface WorkerApi {
+  runBatch(msg: BatchMessage): BatchReply | Promise<BatchReply>;
+}
+
+const init = workerData as WorkerInit;
+const control = new Int32Array(init.control);
+const registry: KernelRegistry = await loadRegistry(init.registryModule);
+const resolve = createFnResolver({ inline: false });
+
+async function loadRegistry(url: string | undefined): Promise<KernelRegistry> {
+  if (url === undefined) return builtinKernels;
+  const mod = (await import(/* @vite-ignore */ url)) as { registry?: KernelRegistry };
+  return new Map([...builtinKernels, ...(mod.registry ?? [])]);
+}
+
+function execute(msg: BatchMessage): BatchReply {
+  const tasks = msg.tasks;
+  const lane = CONTROL.LANES + msg.lane;
+  const results = new Array<Chunk>(tasks.length);
+  for (let i = 0; i < tasks.length; i++) {
+    if (control[lane] !== 0) return { ok: false, cancelled: true };
+    control[CONTROL.INDEX] = i;
+    try {
+      results[i] = runTask(tasks[i]!, registry, resolve);
+    } catch (e) {
+      return { ok: false, index: i, error: encodeError(e) };
+    }
+  }
+  return Comlink.transfer({ ok: true, results }, transferables(results));
+}
+
+function start(msg: BatchMessage): BatchReply | Promise<BatchReply> {
+  control[CONTROL.SEQ] = msg.seq;
+  control[CONTROL.INDEX] = 0;
+  decodeInputs(msg.tasks);
+  const refs: FnRef[] = [];
+  for (const t of msg.tasks) {
+    if (typeof t.params === 'object' && t.params !== null) refs.push(...findFnRefs(t.params));
+  }
+  if (!needsPreload(refs)) return execute(msg);
+  return resolve.preload(refs).then(
+    () => {
+      control[CONTROL.SEQ] = msg.seq;
+      return execute(msg);
+    },
+    (e: unknown): BatchReply => ({ ok: false, index: 0, error: encodeError(e) }),
+  );
+}
+
+// Batches run one after another: a batch waiting on an import holds back the next one.
+let pending: Promise<BatchReply> | undefined;
+
+function track(p: Promise<BatchReply>): Promise<BatchReply> {
+  pending = p;
+  const clear = (): void => {
+    if (pending === p) pending = undefined;
+  };
+  p.then(clear, clear);
+  return p;
+}
+
+const api: WorkerApi = {
+  runBatch(msg) {
+    if (pending !== undefined) return track(pending.then(() => start(msg)));
+    const reply = start(msg);
+    return reply instanceof Promise ? track(reply) : reply;
+  },
+};
+
+Comlink.expose(api, nodeEndpoint(toEndpoint(parentPort!)));
+Atomics.store(control, CONTROL.READY, 1);
