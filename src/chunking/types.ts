@@ -7,8 +7,12 @@ export type Size = number | null;
 /** Explicit chunk sizes per axis: `chunks[axis][i]` is the length of block i along axis. */
 export type Chunks = Size[][];
 
-/** What one axis of a chunk spec may say: a block size, -1 (whole axis), 'auto', explicit sizes. */
-export type AxisChunkSpec = number | 'auto' | null | readonly number[];
+/**
+ * What one axis of a chunk spec may say: a block size, -1 (whole axis), 'auto', `null`
+ * (keep the previous chunks, or the whole axis), or explicit sizes (`null` entries only on
+ * an axis of unknown size).
+ */
+export type AxisChunkSpec = number | 'auto' | null | readonly Size[];
 
 /**
  * A user's chunk spec: one size for every axis, one per axis, -1 (whole axis), 'auto'
