@@ -1,0 +1,52 @@
+// Runs a Dask peer script from ../shared/peers/dask (one JSON line on stdout) so each
+// benchmark prints tessera and Dask side by side in the same run.
+
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const peers = process.env.TESSERA_DASK_PEERS ?? resolve(here, '../../shared/peers/dask');
+const python = process.env.TESSERA_PYTHON ?? '/usr/bin/python3';
+
+let available: boolean | undefined;
+
+/** True when Debian's python3 with dask and the peer scripts are present. */
+export function daskAvailable(): boolean {
+  if (available === undefined) {
+    available =
+      existsSync(resolve(peers, '_bench.py')) &&
+      spawnSync(python, ['-c', 'import dask, numpy'], { stdio: 'ignore' }).status === 0;
+  }
+  return available;
+}
+
+export type DaskResult = Record<string, unknown>;
+
+/** Run `script` with `args`; the parsed JSON record, or undefined when Dask is missing. */
+export function runDask(script: string, args: (string | number)[] = []): DaskResult | undefined {
+  if (!daskAvailable()) return undefined;
+  const r = spawnSync(python, [resolve(peers, script), ...args.map(String)], {
+    cwd: peers,
+    encoding: 'utf8',
+    maxBuffer: 64 * 2 ** 20,
+    env: { ...process.env, BENCH_REPS: process.env.BENCH_REPS ?? '3' },
+  });
+  if (r.status !== 0) {
+    console.error(`dask ${script} failed: ${r.stderr.slice(-2000)}`);
+    return undefined;
+  }
+  const line = r.stdout.trim().split('\n').pop()!;
+  return JSON.parse(line) as DaskResult;
+}
+
+/** Read a nested field of a Dask record, e.g. path(['results', 'dask', 'sync', 'execute_s', 'min']). */
+export function field(rec: DaskResult | undefined, path: (string | number)[]): number | undefined {
+  let v: unknown = rec;
+  for (const p of path) {
+    if (v === null || typeof v !== 'object') return undefined;
+    v = (v as Record<string | number, unknown>)[p];
+  }
+  return typeof v === 'number' ? v : undefined;
+}
