@@ -23,24 +23,45 @@ export interface ArgParams {
 }
 
 /** `v` beats `w`: strictly smaller (argmin) or larger (argmax); a NaN beats any number. */
-function beats(op: ArgParams['op'], v: number, w: number): boolean {
-  if (Number.isNaN(v)) return !Number.isNaN(w);
-  return op === 'argmin' ? v < w : v > w;
+function beats(isMin: boolean, v: number, w: number): boolean {
+  return (isMin ? v < w : v > w) || (Number.isNaN(v) && !Number.isNaN(w));
 }
 
 const same = (v: number, w: number): boolean => v === w || (Number.isNaN(v) && Number.isNaN(w));
+
+/** Best of the contiguous run src[s..s+n) (n >= 1): its value and position. */
+function scanRun(src: TypedArray, s: number, n: number, isMin: boolean): [number, number] {
+  let best = src[s]!;
+  let at = 0;
+  for (let k = 1; k < n; k++) {
+    const v = src[s + k]!;
+    if (beats(isMin, v, best)) {
+      best = v;
+      at = k;
+    }
+  }
+  return [best, at];
+}
 
 function relativePartial(x: NDArray, p: ArgParams): Chunk {
   const axis = p.axes[0]!;
   const n = x.shape[axis]!;
   let pre = 1;
+  let post = 1;
   for (let ax = 0; ax < axis; ax++) pre *= x.shape[ax]!;
-  const post = x.size === 0 ? 0 : x.size / (pre * n);
+  for (let ax = axis + 1; ax < x.ndim; ax++) post *= x.shape[ax]!;
   const { shape } = reducedShape(x.shape, p.axes);
   const val = allocate(x.dtype, pre * post);
   const idx = allocate('float64', pre * post);
   const src = x.data;
-  if (n > 0) {
+  const isMin = p.op === 'argmin';
+  if (n > 0 && post === 1) {
+    for (let i = 0; i < pre; i++) {
+      const [best, at] = scanRun(src, i * n, n, isMin);
+      val[i] = best;
+      idx[i] = at;
+    }
+  } else if (n > 0) {
     for (let i = 0; i < pre; i++) {
       const base = i * n * post;
       const ob = i * post;
@@ -49,7 +70,7 @@ function relativePartial(x: NDArray, p: ArgParams): Chunk {
         const row = base + k * post;
         for (let q = 0; q < post; q++) {
           const v = src[row + q]!;
-          if (beats(p.op, v, val[ob + q]!)) {
+          if (beats(isMin, v, val[ob + q]!)) {
             val[ob + q] = v;
             idx[ob + q] = k;
           }
@@ -65,7 +86,7 @@ function flatPartial(x: NDArray, p: ArgParams): Chunk {
   const shape = x.shape.map(() => 1);
   const val = allocate(x.dtype, 1);
   const idx = allocate('float64', 1);
-  if (x.size > 0) scanFlat(x, p.op, p.offset!, gst, val, idx);
+  if (x.size > 0) scanFlat(x, p.op === 'argmin', p.offset!, gst, val, idx);
   return [
     new NDArray(val, shape, x.dtype),
     new NDArray(idx, shape, 'float64'),
@@ -76,7 +97,7 @@ function flatPartial(x: NDArray, p: ArgParams): Chunk {
 /** Walk a non-empty block row by row, tracking the best value and its global flat index. */
 function scanFlat(
   x: NDArray,
-  op: ArgParams['op'],
+  isMin: boolean,
   offset: readonly number[],
   gst: readonly number[],
   val: TypedArray,
@@ -97,13 +118,10 @@ function scanFlat(
   for (let r = 0; r < rows; r++) {
     let g = offset[nd - 1]!;
     for (let ax = 0; ax < nd - 1; ax++) g += (offset[ax]! + at[ax]!) * gst[ax]!;
-    const s = r * inner;
-    for (let j = 0; j < inner; j++) {
-      const v = src[s + j]!;
-      if (bestIdx < 0 || beats(op, v, best)) {
-        best = v;
-        bestIdx = g + j;
-      }
+    const [v, j] = scanRun(src, r * inner, inner, isMin);
+    if (bestIdx < 0 || beats(isMin, v, best)) {
+      best = v;
+      bestIdx = g + j;
     }
     for (let ax = nd - 2; ax >= 0; ax--) {
       if (++at[ax]! < x.shape[ax]!) break;
@@ -138,7 +156,11 @@ export function argMerge(parts: readonly Chunk[], p: ArgParams): Chunk {
       const v = vb.data[i]!;
       const j = ib.data[i]! + shift;
       const w = val[i]!;
-      if (count === 0 || beats(p.op, v, w) || (!relative && same(v, w) && j < idx[i]!)) {
+      if (
+        count === 0 ||
+        beats(p.op === 'argmin', v, w) ||
+        (!relative && same(v, w) && j < idx[i]!)
+      ) {
         val[i] = v;
         idx[i] = j;
       }

@@ -6,18 +6,8 @@ import { NDArray } from '../../array/ndarray.ts';
 import { ValueError } from '../../errors.ts';
 import type { Chunk } from '../types.ts';
 import { convertBlock } from './layout.ts';
-import {
-  allRuns,
-  anyRuns,
-  imulRuns,
-  maxRuns,
-  minRuns,
-  prodRuns,
-  type RunOp,
-  reduceRuns,
-  runLayout,
-  sumRuns,
-} from './reduce-runs.ts';
+import { allRuns, anyRuns, imulRuns, maxRuns, minRuns, prodRuns, sumRuns } from './reduce-loops.ts';
+import { type RunOp, reduceRuns, runLayout } from './reduce-runs.ts';
 
 export type MonoidOp = 'sum' | 'prod' | 'min' | 'max' | 'any' | 'all' | 'mean';
 
@@ -122,7 +112,7 @@ export function monoidMerge(parts: readonly Chunk[], p: MonoidParams): Chunk {
   const runs = monoids[p.op].runs(p.dtype);
   for (let k = 1; k < parts.length; k++) {
     const [v, c] = parts[k] as [NDArray, NDArray];
-    runs.accumulate(v.data, 0, v.size, acc, 0);
+    runs.accumulateRows(v.data, 0, 0, 1, v.size, acc, 0, 0);
     count += c.data[0]!;
   }
   return [new NDArray(acc, first.shape, first.dtype), scalarBlock(count)];

@@ -48,15 +48,16 @@ export function runLayout(shape: readonly number[], axes: readonly number[]): Ru
   return { n: inner.size, reduced: inner.reduced, outer, outSize };
 }
 
-/** Calls `visit(srcOffset, outOffset)` for every run of a layout, in C order. */
-export function forEachRun(
-  layout: RunLayout,
+/** An outer (odometer) axis group of a layout. */
+export type OuterGroup = RunLayout['outer'][number];
+
+/** Calls `visit(srcOffset, outOffset)` at every position of the `groups` odometer, C order. */
+export function forEachPosition(
+  groups: readonly OuterGroup[],
   visit: (srcOffset: number, outOffset: number) => void,
 ): void {
-  const { outer } = layout;
-  const nd = outer.length;
-  for (const g of outer) if (g.size === 0) return;
-  if (layout.n === 0) return;
+  const nd = groups.length;
+  for (const g of groups) if (g.size === 0) return;
   const idx = new Array<number>(nd).fill(0);
   let s = 0;
   let o = 0;
@@ -64,7 +65,7 @@ export function forEachRun(
     visit(s, o);
     let ax = nd - 1;
     for (; ax >= 0; ax--) {
-      const g = outer[ax]!;
+      const g = groups[ax]!;
       idx[ax]!++;
       s += g.srcStride;
       o += g.outStride;
@@ -78,23 +79,34 @@ export function forEachRun(
 }
 
 /**
- * One reduction operation over runs: `fold` combines `src[s..s+n)` into `acc[o]`,
- * `accumulate` combines `src[s+i]` into `acc[o+i]`. `aux` is per-output side data
- * (the mean for squared deviations).
+ * One reduction operation as two loop nests over `rows` runs of `n` contiguous elements
+ * (run g starts at `s + g·ss` in `src` and lands at `o + g·os` in `acc`):
+ * `foldRows` combines each run into one accumulator element, `accumulateRows` combines
+ * run element i into `acc[… + i]`. `aux` is per-output side data (a mean).
  */
 export interface RunOp {
-  fold(src: TypedArray, s: number, n: number, acc: TypedArray, o: number, aux?: Float64Array): void;
-  accumulate(
-    src: TypedArray,
-    s: number,
-    n: number,
-    acc: TypedArray,
-    o: number,
-    aux?: Float64Array,
-  ): void;
+  foldRows: RowLoop;
+  accumulateRows: RowLoop;
 }
 
-/** Fold every run of `src` into `acc` (pre-filled with the operation's identity). */
+export type RowLoop = (
+  src: TypedArray,
+  s: number,
+  ss: number,
+  rows: number,
+  n: number,
+  acc: TypedArray,
+  o: number,
+  os: number,
+  aux?: Float64Array,
+) => void;
+
+/**
+ * Fold every run of `src` into `acc` (pre-filled with the operation's identity). The last
+ * outer group is looped inside the operation, so a 2-d view costs one call.
+ * @example
+ * reduceRuns(sumRuns, runLayout([4, 5], [1]), x.data, acc); // row sums into acc[0..4)
+ */
 export function reduceRuns(
   op: RunOp,
   layout: RunLayout,
@@ -102,161 +114,16 @@ export function reduceRuns(
   acc: TypedArray,
   aux?: Float64Array,
 ): void {
-  const { n } = layout;
-  const f = layout.reduced ? op.fold : op.accumulate;
-  if (layout.outer.length === 0) {
-    if (n > 0) f(src, 0, n, acc, 0, aux);
+  const { n, outer } = layout;
+  if (n === 0) return;
+  const f = layout.reduced ? op.foldRows : op.accumulateRows;
+  const last = outer[outer.length - 1];
+  if (last === undefined) {
+    f(src, 0, 0, 1, n, acc, 0, 0, aux);
     return;
   }
-  forEachRun(layout, (s, o) => f(src, s, n, acc, o, aux));
+  const { size, srcStride, outStride } = last;
+  forEachPosition(outer.slice(0, -1), (s, o) =>
+    f(src, s, srcStride, size, n, acc, o, outStride, aux),
+  );
 }
-
-/** Sum with four accumulators: enough independent adds to keep up with memory. */
-export const sumRuns: RunOp = {
-  fold(src, s, n, acc, o) {
-    let a0 = 0;
-    let a1 = 0;
-    let a2 = 0;
-    let a3 = 0;
-    const end = s + n;
-    let i = s;
-    for (; i + 3 < end; i += 4) {
-      a0 += src[i]!;
-      a1 += src[i + 1]!;
-      a2 += src[i + 2]!;
-      a3 += src[i + 3]!;
-    }
-    for (; i < end; i++) a0 += src[i]!;
-    acc[o] = acc[o]! + (a0 + a1 + (a2 + a3));
-  },
-  accumulate(src, s, n, acc, o) {
-    for (let i = 0; i < n; i++) acc[o + i] = acc[o + i]! + src[s + i]!;
-  },
-};
-
-/** Product in float64 (floats). */
-export const prodRuns: RunOp = {
-  fold(src, s, n, acc, o) {
-    let p0 = 1;
-    let p1 = 1;
-    const end = s + n;
-    let i = s;
-    for (; i + 1 < end; i += 2) {
-      p0 *= src[i]!;
-      p1 *= src[i + 1]!;
-    }
-    if (i < end) p0 *= src[i]!;
-    acc[o] = acc[o]! * (p0 * p1);
-  },
-  accumulate(src, s, n, acc, o) {
-    for (let i = 0; i < n; i++) acc[o + i] = acc[o + i]! * src[s + i]!;
-  },
-};
-
-/** Product of integers with 32-bit wrap-around (as NumPy's int32 product). */
-export const imulRuns: RunOp = {
-  fold(src, s, n, acc, o) {
-    let p = acc[o]!;
-    for (let i = s; i < s + n; i++) p = Math.imul(p, src[i]!);
-    acc[o] = p;
-  },
-  accumulate(src, s, n, acc, o) {
-    for (let i = 0; i < n; i++) acc[o + i] = Math.imul(acc[o + i]!, src[s + i]!);
-  },
-};
-
-/** Minimum; a NaN wins and stays (NumPy's propagation). */
-export const minRuns: RunOp = {
-  fold(src, s, n, acc, o) {
-    let m = acc[o]!;
-    for (let i = s; i < s + n; i++) {
-      const v = src[i]!;
-      if (v < m || Number.isNaN(v)) m = v;
-    }
-    acc[o] = m;
-  },
-  accumulate(src, s, n, acc, o) {
-    for (let i = 0; i < n; i++) {
-      const v = src[s + i]!;
-      if (v < acc[o + i]! || Number.isNaN(v)) acc[o + i] = v;
-    }
-  },
-};
-
-/** Maximum; a NaN wins and stays. */
-export const maxRuns: RunOp = {
-  fold(src, s, n, acc, o) {
-    let m = acc[o]!;
-    for (let i = s; i < s + n; i++) {
-      const v = src[i]!;
-      if (v > m || Number.isNaN(v)) m = v;
-    }
-    acc[o] = m;
-  },
-  accumulate(src, s, n, acc, o) {
-    for (let i = 0; i < n; i++) {
-      const v = src[s + i]!;
-      if (v > acc[o + i]! || Number.isNaN(v)) acc[o + i] = v;
-    }
-  },
-};
-
-/** Logical or (NaN is truthy); stops a run at the first true. */
-export const anyRuns: RunOp = {
-  fold(src, s, n, acc, o) {
-    if (acc[o]) return;
-    for (let i = s; i < s + n; i++) {
-      if (src[i] !== 0) {
-        acc[o] = 1;
-        return;
-      }
-    }
-  },
-  accumulate(src, s, n, acc, o) {
-    for (let i = 0; i < n; i++) if (src[s + i] !== 0) acc[o + i] = 1;
-  },
-};
-
-/** Logical and; stops a run at the first false. */
-export const allRuns: RunOp = {
-  fold(src, s, n, acc, o) {
-    if (!acc[o]) return;
-    for (let i = s; i < s + n; i++) {
-      if (src[i] === 0) {
-        acc[o] = 0;
-        return;
-      }
-    }
-  },
-  accumulate(src, s, n, acc, o) {
-    for (let i = 0; i < n; i++) if (src[s + i] === 0) acc[o + i] = 0;
-  },
-};
-
-/** Sum of squared deviations from `aux` (the per-output mean): the second pass of a variance. */
-export const sqdevRuns: RunOp = {
-  fold(src, s, n, acc, o, aux) {
-    const m = aux![o]!;
-    let a0 = 0;
-    let a1 = 0;
-    const end = s + n;
-    let i = s;
-    for (; i + 1 < end; i += 2) {
-      const d0 = src[i]! - m;
-      const d1 = src[i + 1]! - m;
-      a0 += d0 * d0;
-      a1 += d1 * d1;
-    }
-    if (i < end) {
-      const d = src[i]! - m;
-      a0 += d * d;
-    }
-    acc[o] = acc[o]! + (a0 + a1);
-  },
-  accumulate(src, s, n, acc, o, aux) {
-    for (let i = 0; i < n; i++) {
-      const d = src[s + i]! - aux![o + i]!;
-      acc[o + i] = acc[o + i]! + d * d;
-    }
-  },
-};

@@ -4,8 +4,9 @@
 import { allocate, type DType } from '../../array/dtype.ts';
 import { NDArray } from '../../array/ndarray.ts';
 import type { Chunk } from '../types.ts';
+import { sqdevRuns, sumRuns } from './reduce-loops.ts';
 import { reducedShape, scalarBlock } from './reduce-monoid.ts';
-import { reduceRuns, runLayout, sqdevRuns, sumRuns } from './reduce-runs.ts';
+import { reduceRuns, runLayout } from './reduce-runs.ts';
 
 /** Params of the var/std steps; intermediates are [count (0-d), mean, M2] in float64. */
 export interface MomentParams {

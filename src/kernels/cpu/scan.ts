@@ -31,6 +31,16 @@ export function cumsumBlock(x: NDArray, axis: number, dtype: DType): NDArray {
   const [pre, n, post] = around(x.shape, axis);
   const out = allocate(dtype, x.size);
   const src = (isFloat(dtype) ? x : convertBlock(x, dtype)).data;
+  if (post === 1) {
+    for (let i = 0; i < pre; i++) {
+      let acc = 0;
+      for (let k = i * n; k < (i + 1) * n; k++) {
+        acc += src[k]!;
+        out[k] = acc;
+      }
+    }
+    return new NDArray(out, x.shape, dtype);
+  }
   const run = new Float64Array(post);
   for (let i = 0; i < pre; i++) {
     run.fill(0);
