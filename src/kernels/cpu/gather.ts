@@ -78,14 +78,16 @@ export interface TakeParams {
   readonly axis: number;
   readonly slot: readonly number[];
   readonly local: readonly number[];
+  /** Put the gathered axis first in the output (NumPy's split advanced index). */
+  readonly front?: boolean;
 }
 
 /** Params of 'set-region': a strided region of the block, the value's axes, or a scalar. */
 export interface SetRegionParams {
   readonly start: readonly number[];
   readonly step: readonly number[];
-  readonly count: readonly number[];
-  /** Block axes that appear in the value's coordinates (integer-indexed axes do not). */
+  readonly count: readonly (number | null)[];
+  /** Per value axis (right-aligned), the block axis it runs along, or -1 for a new axis. */
   readonly keep: readonly number[];
   readonly scalar?: number;
 }
@@ -103,7 +105,8 @@ function broadcastStrides(value: NDArray, nd: number, keep: readonly number[]): 
   const vs = cStrides(value.shape);
   const lead = keep.length - value.shape.length;
   for (let j = 0; j < value.shape.length; j++) {
-    if (value.shape[j] !== 1) st[keep[j + lead]!] = vs[j]!;
+    const ax = keep[j + lead]!;
+    if (ax >= 0 && value.shape[j] !== 1) st[ax] = vs[j]!;
   }
   return st;
 }
@@ -173,19 +176,20 @@ function rechunkMerge(inputs: Chunk[], p: { pieces: readonly MergePiece[] }): ND
 function take(inputs: Chunk[], p: TakeParams): NDArray {
   const blocks = inputs.map(block);
   const first = blocks[0]!;
+  const n = p.slot.length;
   const shape = [...first.shape];
-  shape[p.axis] = p.slot.length;
+  shape[p.axis] = n;
   const out = allocate(first.dtype, shapeSize(shape));
   const inner = shapeSize(shape.slice(p.axis + 1));
   const outer = shapeSize(shape.slice(0, p.axis));
-  const n = p.slot.length;
+  if (p.front) shape.unshift(...shape.splice(p.axis, 1));
   for (let k = 0; k < n; k++) {
     const src = blocks[p.slot[k]!]!;
     const m = src.shape[p.axis]!;
     const li = p.local[k]!;
     for (let o = 0; o < outer; o++) {
       const s = (o * m + li) * inner;
-      const d = (o * n + k) * inner;
+      const d = (p.front ? k * outer + o : o * n + k) * inner;
       if (inner === 1) out[d] = src.data[s]!;
       else out.set(src.data.subarray(s, s + inner), d);
     }
@@ -207,10 +211,11 @@ function setRegion(inputs: Chunk[], p: SetRegionParams): NDArray {
   const out = copyOf(block(inputs[0]));
   const dt = out.dtype;
   const o = out.data;
+  const count = resolveCounts(out, p.start, p.count);
   if (p.scalar !== undefined) {
     const v = cast(dt, p.scalar);
     const zeros = p.start.map(() => 0);
-    walkRegion(out.shape, p.start, p.step, p.count, zeros, (d) => {
+    walkRegion(out.shape, p.start, p.step, count, zeros, (d) => {
       o[d] = v;
     });
     return out;
@@ -218,7 +223,7 @@ function setRegion(inputs: Chunk[], p: SetRegionParams): NDArray {
   const value = block(inputs[1]);
   const vs = broadcastStrides(value, out.shape.length, p.keep);
   const src = value.data;
-  walkRegion(out.shape, p.start, p.step, p.count, vs, (d, v) => {
+  walkRegion(out.shape, p.start, p.step, count, vs, (d, v) => {
     o[d] = cast(dt, src[v]!);
   });
   return out;
