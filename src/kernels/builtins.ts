@@ -2,8 +2,11 @@
 // Kernel modules register here; nothing in this file may import array/ or apply/ code.
 
 import { NDArray } from '../array/ndarray.ts';
+import { blockwiseKernels } from './cpu/blockwise.ts';
+import { einsumKernels } from './cpu/einsum.ts';
 import { gatherKernels } from './cpu/gather.ts';
 import { layoutKernels } from './cpu/layout.ts';
+import { matmulKernels } from './cpu/matmul.ts';
 import { reduceKernels } from './cpu/reduce.ts';
 import { scanKernels } from './cpu/scan.ts';
 import { type StridedSelection, sliceND } from './cpu/slice.ts';
@@ -55,3 +58,6 @@ registerKernels(gatherKernels);
 registerKernels(layoutKernels);
 registerKernels(reduceKernels);
 registerKernels(scanKernels);
+registerKernels(blockwiseKernels);
+registerKernels(matmulKernels);
+registerKernels(einsumKernels);

@@ -1,0 +1,132 @@
+// matmul and tensordot over chunked arrays: blockwise contractions with GEMM kernels,
+// summing partial products over the blocks of the contracted axes.
+
+import { resultType } from '../array/dtype.ts';
+import { type ArrayLike, asLazy } from '../array/from-array.ts';
+import type { LazyArray } from '../array/lazy-array.ts';
+import { broadcastShapes } from '../chunking/broadcast.ts';
+import { formatTuple, formatValue } from '../chunking/format.ts';
+import { ShapeError, ValueError } from '../errors.ts';
+import type { EinsumParams } from '../kernels/cpu/einsum.ts';
+import type { MatmulParams } from '../kernels/cpu/matmul.ts';
+import { normalizeAxis } from './axis-args.ts';
+import { planBlockwise } from './blockwise-plan.ts';
+import { contraction } from './contraction.ts';
+
+/** Index letter of axis k (single UTF-16 units clear of ASCII letters). */
+const letter = (k: number): string => String.fromCharCode(0x100 + k);
+
+/**
+ * The matrix product with Array API semantics: 1-d operands are promoted (a vector on the
+ * left is a row, on the right a column) and the promoted axis is removed from the result;
+ * leading (batch) axes broadcast.
+ * @example
+ * matmul(a, b); // [2, 3] @ [3, 4] -> [2, 4]
+ * matmul(batch, v); // [5, 2, 3] @ [3] -> [5, 2]
+ */
+export function matmul(a: ArrayLike, b: ArrayLike): LazyArray {
+  const x = asLazy(a);
+  const y = asLazy(b);
+  if (x.ndim === 0 || y.ndim === 0) {
+    throw new ValueError(
+      `matmul: operands must have at least one dimension, got shapes ${formatTuple(x.shape)} and ${formatTuple(y.shape)}`,
+    );
+  }
+  const aVec = x.ndim === 1;
+  const bVec = y.ndim === 1;
+  const kA = x.shape[x.ndim - 1]!;
+  const kB = y.shape[bVec ? 0 : y.ndim - 2]!;
+  if (kA !== null && kB !== null && kA !== kB) {
+    throw new ShapeError(
+      `matmul: shapes ${formatTuple(x.shape)} and ${formatTuple(y.shape)} are not aligned (${kA} != ${kB})`,
+    );
+  }
+  const batchA = x.shape.slice(0, Math.max(0, x.ndim - 2));
+  const batchB = y.shape.slice(0, Math.max(0, y.ndim - 2));
+  const nb = broadcastShapes('matmul', batchA, batchB).length;
+  const batch = [...Array(nb).keys()].map(letter).join('');
+  const [m, k, n] = ['m', 'k', 'n'];
+  const ia = aVec ? k : batch.slice(nb - batchA.length) + m + k;
+  const ib = bVec ? k : batch.slice(nb - batchB.length) + k + n;
+  const out = batch + (aVec ? '' : m) + (bVec ? '' : n);
+  const plan = planBlockwise('matmul', out, [
+    { array: x, index: ia },
+    { array: y, index: ib },
+  ]);
+  const dtype = resultType(x.dtype, y.dtype);
+  const params: MatmulParams = { dtype, aVec, bVec };
+  return contraction({ op: 'matmul', token: [], plan, dtype, kernel: 'matmul', params });
+}
+
+/** Normalized (aAxes, bAxes) of tensordot's `axes` argument. */
+function tensordotAxes(axes: unknown, ndimA: number, ndimB: number): [number[], number[]] {
+  if (typeof axes === 'number') {
+    if (!Number.isInteger(axes) || axes < 0 || axes > Math.min(ndimA, ndimB)) {
+      throw new ValueError(
+        `tensordot: axes ${formatValue(axes)} must be an integer in [0, ${Math.min(ndimA, ndimB)}]`,
+      );
+    }
+    return [[...Array(axes).keys()].map((i) => ndimA - axes + i), [...Array(axes).keys()]];
+  }
+  if (!Array.isArray(axes) || axes.length !== 2) {
+    throw new ValueError(
+      `tensordot: axes ${formatValue(axes)} must be a number or two lists of axes`,
+    );
+  }
+  const list = (v: unknown): unknown[] => (Array.isArray(v) ? v : [v]);
+  const [pa, pb] = [list(axes[0]), list(axes[1])];
+  if (pa.length !== pb.length) {
+    throw new ValueError(
+      `tensordot: axes ${formatValue(axes)} pair ${pa.length} with ${pb.length} axes`,
+    );
+  }
+  const na = pa.map((v) => normalizeAxis('tensordot', v, ndimA));
+  const nbx = pb.map((v) => normalizeAxis('tensordot', v, ndimB));
+  if (new Set(na).size !== na.length || new Set(nbx).size !== nbx.length) {
+    throw new ValueError(`tensordot: repeated axis in ${formatValue(axes)}`);
+  }
+  return [na, nbx];
+}
+
+export interface TensordotOptions {
+  /** n: the last n axes of `a` with the first n of `b` (default 2); or two lists of axes. */
+  readonly axes?: number | readonly [number | readonly number[], number | readonly number[]];
+}
+
+/**
+ * Sum products over pairs of axes of `a` and `b`; the result has `a`'s remaining axes, then
+ * `b`'s.
+ * @example
+ * tensordot(a, b, { axes: 1 }); // [2, 3] x [3, 4] -> [2, 4]
+ * tensordot(a, b, { axes: [[0], [1]] }); // [3, 2] x [4, 3] -> [2, 4]
+ */
+export function tensordot(a: ArrayLike, b: ArrayLike, opts: TensordotOptions = {}): LazyArray {
+  const x = asLazy(a);
+  const y = asLazy(b);
+  const [axA, axB] = tensordotAxes(opts.axes ?? 2, x.ndim, y.ndim);
+  axA.forEach((ax, i) => {
+    const [sa, sb] = [x.shape[ax]!, y.shape[axB[i]!]!];
+    if (sa !== null && sb !== null && sa !== sb) {
+      throw new ShapeError(
+        `tensordot: axis ${ax} of ${formatTuple(x.shape)} (${sa}) does not match axis ${axB[i]} of ${formatTuple(y.shape)} (${sb})`,
+      );
+    }
+  });
+  const ia = [...Array(x.ndim).keys()].map(letter);
+  const ib = [...Array(y.ndim).keys()].map((k) => letter(x.ndim + k));
+  axB.forEach((ax, i) => {
+    ib[ax] = ia[axA[i]!]!;
+  });
+  const out = [
+    ...ia.filter((_, ax) => !axA.includes(ax)),
+    ...ib.filter((_, ax) => !axB.includes(ax)),
+  ].join('');
+  const terms = [ia.join(''), ib.join('')];
+  const plan = planBlockwise('tensordot', out, [
+    { array: x, index: terms[0]! },
+    { array: y, index: terms[1]! },
+  ]);
+  const dtype = resultType(x.dtype, y.dtype);
+  const params: EinsumParams = { terms, out, dtype };
+  return contraction({ op: 'tensordot', token: [], plan, dtype, kernel: 'einsum', params });
+}
