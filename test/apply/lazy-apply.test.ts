@@ -47,6 +47,14 @@ describe('declared and default outputs', () => {
     },
   );
 
+  test('1: a result on shared memory of another dtype is cast, not relabelled', async () => {
+    const x = fromArray(new Float64Array([1.5, -2.7, 3.2, 300.9]), { chunks: 2 });
+    const y = lazyApply((b: NDArray) => b, x, { dtype: 'int32' });
+    expectArray(await compute(y), { dtype: 'int32', shape: [4], data: [1, -2, 3, 300] });
+    const z = lazyApply((b: NDArray) => b, x, { dtype: 'bool' });
+    expectArray(await compute(z), { dtype: 'bool', shape: [4], data: [1, 1, 1, 1] });
+  });
+
   test('2: shape and dtype omitted: broadcast shape, promoted dtype', async () => {
     const a = fromArray(new Int16Array([1, 2]));
     const b = fromArray(new Int32Array([10, 20, 30]), { shape: [3, 1], chunks: [1, 1] });
@@ -198,7 +206,7 @@ describe('results, arguments and errors', () => {
 
   test.each([
     ['a bare TypedArray', (v: NDArray) => Int16Array.from(v.data), [2, 2], [1, 2, 3, 4]],
-    ['a plain number', (v: NDArray) => v.data.reduce((s, e) => s + e, 0), [], [10]],
+    ['a plain number', (v: NDArray) => Array.from(v.data).reduce((s, e) => s + e, 0), [], [10]],
     ['a number into shape [1, 1]', (v: NDArray) => v.data[3]!, [1, 1], [4]],
     ['nested arrays', (v: NDArray) => [[v.data[0]!, v.data[1]!]], [1, 2], [1, 2]],
   ] as [string, (v: NDArray) => unknown, number[], number[]][])(

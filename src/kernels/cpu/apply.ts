@@ -94,8 +94,13 @@ function readResult(
     if (r.every((v) => typeof v === 'number' || typeof v === 'boolean')) {
       return { data: r.map(Number) };
     }
-    const { values, shape } = flattenNested(FN, r as Nested);
-    return { data: values, shape };
+    try {
+      const { values, shape } = flattenNested(FN, r as Nested);
+      return { data: values, shape };
+    } catch (e) {
+      const reason = (e as Error).message.replace(`${FN}: `, '');
+      throw new ShapeError(`${FN}: task ${key}: fn '${what}' returned ${reason}`, { cause: e });
+    }
   }
   const plain = r as { data?: unknown; shape?: unknown; dtype?: unknown } | null;
   if (plain !== null && typeof plain === 'object' && ArrayBuffer.isView(plain.data)) {

@@ -1,0 +1,165 @@
+// lazyApply with core axes (issue point 15): only core axes are made whole, one task per
+// block of the other axes, inputs of different chunkings unified, core axes resized or dropped.
+
+import fc from 'fast-check';
+import { describe, expect, test } from 'vitest';
+import { lazyApply } from '../../src/apply/lazy-apply.ts';
+import { compute } from '../../src/array/compute.ts';
+import { fromArray } from '../../src/array/from-array.ts';
+import type { LazyArray } from '../../src/array/lazy-array.ts';
+import type { NDArray } from '../../src/array/ndarray.ts';
+import { materializeTasks } from '../../src/graph/materialize.ts';
+import { lazyKernels } from '../fixtures/lazy-kernels.ts';
+import { arbShapeAndChunks, at, expectArray, randomDense } from '../helpers/reference.ts';
+
+/** Runnable task count per layer op prefix. */
+function countTasks(x: LazyArray, op: string): number {
+  const t = materializeTasks([x.layer]);
+  let n = 0;
+  for (let i = 0; i < t.count; i++)
+    if (!t.isConstant[i] && t.layers[t.layerOf[i]!]!.op.startsWith(op)) n++;
+  return n;
+}
+
+/** Dense reference: sort each row (last axis) of a 2-D array. */
+function sortedRows(x: NDArray): number[] {
+  const [r, c] = x.shape as [number, number];
+  const out: number[] = [];
+  for (let i = 0; i < r; i++) {
+    const row = Array.from({ length: c }, (_, j) => at(x, [i, j]));
+    out.push(...row.sort((a, b) => a - b));
+  }
+  return out;
+}
+
+const sortAlongAxis1 = (b: NDArray) => {
+  const n = b.shape[1]!;
+  const out = b.data.slice();
+  for (let i = 0; i < out.length; i += n) out.subarray(i, i + n).sort();
+  return out;
+};
+
+describe('15: core axes', () => {
+  const dense = randomDense([16, 12], 'float64', 11);
+  const x = fromArray(dense, { chunks: [2, 3] }); // 8 x 4 blocks
+
+  test('15: rechunks only axis 1 and runs 8 independent tasks', async () => {
+    const y = lazyApply(sortAlongAxis1, x, { axis: 1 });
+    expect(y.chunks).toEqual([Array(8).fill(2), [12]]);
+    const input = y.layer.deps[0]!;
+    expect(input.chunks).toEqual([Array(8).fill(2), [12]]);
+    expect(countTasks(y, 'lazy-apply')).toBe(8);
+    expectArray(await compute(y), { shape: [16, 12], data: sortedRows(dense) });
+  });
+
+  test('15: a kernel that halves the core axis (a power spectrum) works when shape says so', async () => {
+    // row i is a cosine at frequency bin i % 6: its spectrum peaks there
+    const n = 12;
+    const rows = new Float64Array(16 * n);
+    for (let i = 0; i < 16; i++)
+      for (let t = 0; t < n; t++) rows[i * n + t] = Math.cos((2 * Math.PI * (i % 6) * t) / n);
+    const power = (b: NDArray) => {
+      const [r, m] = b.shape as [number, number];
+      const out = new Float64Array((r * m) / 2);
+      for (let i = 0; i < r; i++)
+        for (let k = 0; k < m / 2; k++) {
+          let re = 0;
+          let im = 0;
+          for (let t = 0; t < m; t++) {
+            re += b.data[i * m + t]! * Math.cos((2 * Math.PI * k * t) / m);
+            im -= b.data[i * m + t]! * Math.sin((2 * Math.PI * k * t) / m);
+          }
+          out[(i * m) / 2 + k] = re * re + im * im;
+        }
+      return out;
+    };
+    const y = lazyApply(power, fromArray(rows, { shape: [16, n], chunks: [4, 5] }), {
+      axis: -1,
+      shape: [16, n / 2],
+    });
+    expect(y.chunks).toEqual([[4, 4, 4, 4], [6]]);
+    const got = await compute(y);
+    for (let i = 0; i < 16; i++) {
+      const row = Array.from({ length: n / 2 }, (_, k) => got.get(i, k));
+      expect(row.indexOf(Math.max(...row))).toBe(i % 6);
+    }
+  });
+
+  test('15: dropping the core axis gives one value per row block', async () => {
+    const rowMax = (b: NDArray) => {
+      const n = b.shape[1]!;
+      return Array.from({ length: b.shape[0]! }, (_, i) =>
+        Math.max(...b.data.subarray(i * n, i * n + n)),
+      );
+    };
+    const y = lazyApply(rowMax, x, { axis: 1, shape: [16] });
+    expect(y.chunks).toEqual([Array(8).fill(2)]);
+    expect(countTasks(y, 'lazy-apply')).toBe(8);
+    const want = Array.from({ length: 16 }, (_, i) =>
+      Math.max(...sortedRows(dense).slice(i * 12, i * 12 + 12)),
+    );
+    expectArray(await compute(y), { shape: [16], data: want });
+  });
+
+  test('15: inputs chunked differently on non-core axes are unified; broadcast inputs follow', async () => {
+    const a = fromArray(dense, { chunks: [4, 5] });
+    const b = fromArray(randomDense([16, 12], 'float64', 12), { chunks: [6, 12] });
+    const bias = fromArray(randomDense([12], 'float64', 13), { chunks: 5 });
+    const sumSorted = (p: NDArray, q: NDArray, r: NDArray) => {
+      const out = p.data.map((v, i) => v + q.data[i]! + r.data[i % 12]!);
+      for (let i = 0; i < out.length; i += 12) out.subarray(i, i + 12).sort();
+      return out;
+    };
+    const y = lazyApply(sumSorted, [a, b, bias], { axis: 1 });
+    expect(y.chunks).toEqual([[4, 2, 2, 4, 4], [12]]);
+    expect(countTasks(y, 'lazy-apply')).toBe(5);
+    const got = await compute(y);
+    const bd = randomDense([16, 12], 'float64', 12);
+    const rd = randomDense([12], 'float64', 13);
+    const summed = {
+      shape: [16, 12],
+      data: dense.data.map((v, i) => v + bd.data[i]! + rd.data[i % 12]!),
+    };
+    expectArray(got, { shape: [16, 12], data: sortedRows(summed as NDArray) });
+  });
+
+  test('15: several outputs with core axes: one tuple task per row block', async () => {
+    const sortAndMax = (b: NDArray) => {
+      const s = b.data.slice();
+      const n = b.shape[1]!;
+      const mx: number[] = [];
+      for (let i = 0; i < s.length; i += n) mx.push(s.subarray(i, i + n).sort()[n - 1]!);
+      return [s, mx];
+    };
+    const [s, m] = lazyApply(sortAndMax, x, { axis: 1, shape: [[16, 12], [16]] });
+    expect([s!.chunks, m!.chunks]).toEqual([[Array(8).fill(2), [12]], [Array(8).fill(2)]]);
+    expect(countTasks(m!, 'lazy-apply-sortAndMax')).toBe(8 + 8); // 8 tuple tasks + 8 picks
+    expect(countTasks(m!, 'lazy-apply-sortAndMax-out1')).toBe(8);
+    const [rs, rm] = await compute(s!, m!);
+    const sorted = sortedRows(dense);
+    expectArray(rs!, { shape: [16, 12], data: sorted });
+    expectArray(rm!, {
+      shape: [16],
+      data: Array.from({ length: 16 }, (_, i) => sorted[i * 12 + 11]!),
+    });
+  });
+
+  test('15: property: sorting along the last axis matches the reference on any chunking', async () => {
+    await fc.assert(
+      fc.asyncProperty(arbShapeAndChunks(3, 6), async ({ shape, chunks, seed }) => {
+        const d = randomDense(shape, 'float64', seed);
+        const y = lazyApply(lazyKernels.sortRows, fromArray(d, { chunks }), { axis: -1 });
+        const core = shape.length - 1;
+        expect(y.chunks).toEqual(chunks.map((c, ax) => (ax === core ? [shape[ax]] : c)));
+        const n = shape[core]!;
+        const want = Array.from(d.data);
+        for (let i = 0; i < want.length; i += n) {
+          const row = want.slice(i, i + n).sort((p, q) => p - q);
+          want.splice(i, n, ...row);
+        }
+        expectArray(await compute(y), { shape, data: want });
+      }),
+      { numRuns: 40 },
+    );
+  });
+});
