@@ -1,0 +1,158 @@
+// take: gather along one axis by an eager list of integer indices (repeats, any order).
+// Output blocks group consecutive indices; each reads only the input blocks its indices hit.
+
+import { isInteger, type TypedArray } from '../array/dtype.ts';
+import { type ArrayLike, asLazy } from '../array/from-array.ts';
+import { LazyArray } from '../array/lazy-array.ts';
+import { NDArray } from '../array/ndarray.ts';
+import { chunkOffsets } from '../chunking/blocks.ts';
+import { formatValue } from '../chunking/format.ts';
+import { regularChunks } from '../chunking/normalize.ts';
+import { ChunkError, DTypeError, IndexError, ValueError } from '../errors.ts';
+import { defineLayer } from '../graph/define-layer.ts';
+import type { BlockRef, TaskSpec } from '../graph/layer.ts';
+import { normalizeAxis } from './axis-args.ts';
+
+/** Index lists take accepts: JS integers, an Int32Array (any int TypedArray), a 1-D int NDArray. */
+export type TakeIndices = readonly number[] | TypedArray | NDArray;
+
+/** Options of take. */
+export interface TakeOptions {
+  /** The axis to gather along; required when x has more than one axis. */
+  axis?: number;
+}
+
+/** Validate index values against an axis of size `n`; negatives wrap. */
+export function wrapIndices(fn: string, indices: TakeIndices, n: number, axis: number): Int32Array {
+  let values: globalThis.ArrayLike<number>;
+  if (indices instanceof NDArray) {
+    if (!isInteger(indices.dtype)) {
+      throw new DTypeError(
+        `${fn}: indices have dtype '${indices.dtype}'; an integer dtype is needed`,
+      );
+    }
+    if (indices.ndim !== 1) {
+      throw new IndexError(
+        `${fn}: indices of shape ${formatValue(indices.shape)} are not 1-D; only 1-D index arrays are supported`,
+      );
+    }
+    values = indices.data;
+  } else if (Array.isArray(indices) || ArrayBuffer.isView(indices)) {
+    values = indices as globalThis.ArrayLike<number>;
+  } else {
+    throw new IndexError(`${fn}: indices ${formatValue(indices)} are not an integer list`);
+  }
+  const out = new Int32Array(values.length);
+  for (let k = 0; k < values.length; k++) {
+    const i = values[k]!;
+    if (typeof i !== 'number' || !Number.isInteger(i)) {
+      throw new IndexError(`${fn}: index ${formatValue(i)} at position ${k} is not an integer`);
+    }
+    if (i < -n || i >= n) {
+      throw new IndexError(`${fn}: index ${i} is out of bounds for axis ${axis} with size ${n}`);
+    }
+    out[k] = i < 0 ? i + n : i;
+  }
+  return out;
+}
+
+/** The input blocks and per-index (slot, local index) of one output chunk along the axis. */
+interface Gather {
+  readonly blocks: number[];
+  readonly slot: number[];
+  readonly local: number[];
+}
+
+function gatherOf(idx: Int32Array, offsets: readonly number[], lo: number, hi: number): Gather {
+  const blocks: number[] = [];
+  const slotOf = new Map<number, number>();
+  const slot: number[] = [];
+  const local: number[] = [];
+  for (let k = lo; k < hi; k++) {
+    const i = idx[k]!;
+    let a = 0;
+    let b = offsets.length - 2;
+    while (a < b) {
+      const mid = (a + b + 1) >> 1;
+      if (offsets[mid]! <= i) a = mid;
+      else b = mid - 1;
+    }
+    let s = slotOf.get(a);
+    if (s === undefined) {
+      s = blocks.length;
+      slotOf.set(a, s);
+      blocks.push(a);
+    }
+    slot.push(s);
+    local.push(i - offsets[a]!);
+  }
+  if (blocks.length === 0) blocks.push(0);
+  return { blocks, slot, local };
+}
+
+/**
+ * The take layer for already-wrapped indices. With `front`, the gathered axis becomes the
+ * first output axis (NumPy's place for an advanced index split from the others).
+ */
+export function takeWrapped(x: LazyArray, idx: Int32Array, axis: number, front = false): LazyArray {
+  const axisChunks = x.chunks[axis] as number[];
+  const offsets = chunkOffsets(axisChunks);
+  const outAxis = regularChunks(
+    idx.length,
+    axisChunks.reduce((m, c) => Math.max(m, c), 1),
+  );
+  const outOffsets = chunkOffsets(outAxis);
+  const chunks = x.chunks.map((c) => [...c]);
+  chunks[axis] = outAxis;
+  if (front) chunks.unshift(...chunks.splice(axis, 1));
+  const cache = new Map<number, Gather>();
+  const task = (b: readonly number[]): TaskSpec => {
+    const inBlock = front ? [...b.slice(1, axis + 1), b[0]!, ...b.slice(axis + 1)] : [...b];
+    const j = inBlock[axis]!;
+    let g = cache.get(j);
+    if (g === undefined) {
+      g = gatherOf(idx, offsets, outOffsets[j]!, outOffsets[j + 1]!);
+      cache.set(j, g);
+    }
+    const inputs: BlockRef[] = g.blocks.map((ib) => {
+      const blk = [...inBlock];
+      blk[axis] = ib;
+      return [0, blk];
+    });
+    return { kernel: 'take', inputs, params: { axis, slot: g.slot, local: g.local, front } };
+  };
+  const layer = defineLayer({
+    op: 'take',
+    token: [idx, axis, front],
+    deps: [x.layer],
+    chunks,
+    dtype: x.dtype,
+    fusable: false,
+    task,
+  });
+  return new LazyArray(layer, x.device);
+}
+
+/**
+ * Take elements of `x` along `axis` at `indices` (Array API `take`): the result has the
+ * same axes, with `axis` of length `indices.length`. Indices may repeat and come in any
+ * order; negative ones count from the end. `axis` is required when `x.ndim > 1`.
+ * @example
+ * const x = arange(10, { chunks: 4 });
+ * await compute(take(x, [7, -1, 0, 7])); // [7, 9, 0, 7]
+ */
+export function take(x: ArrayLike, indices: TakeIndices, opts: TakeOptions = {}): LazyArray {
+  const a = asLazy(x);
+  if (a.ndim === 0) throw new ValueError('take: x is 0-d; it needs at least one axis');
+  if (opts.axis === undefined && a.ndim > 1) {
+    throw new ValueError(`take: axis is required for a ${a.ndim}-d array`);
+  }
+  const axis = normalizeAxis('take', opts.axis ?? 0, a.ndim);
+  const n = a.shape[axis]!;
+  if (n === null) {
+    throw new ChunkError(
+      `take: axis ${axis} has unknown size (chunks ${formatValue(a.chunks[axis])}); call computeChunkSizes(x) first`,
+    );
+  }
+  return takeWrapped(a, wrapIndices('take', indices, n, axis), axis);
+}
