@@ -3,10 +3,13 @@
 
 import { NDArray } from '../array/ndarray.ts';
 import { blockwiseKernels } from './cpu/blockwise.ts';
+import { creationKernels } from './cpu/creation.ts';
 import { einsumKernels } from './cpu/einsum.ts';
+import { elementwiseKernels } from './cpu/elementwise.ts';
 import { gatherKernels } from './cpu/gather.ts';
 import { layoutKernels } from './cpu/layout.ts';
 import { matmulKernels } from './cpu/matmul.ts';
+import { randomKernels } from './cpu/random.ts';
 import { reduceKernels } from './cpu/reduce.ts';
 import { scanKernels } from './cpu/scan.ts';
 import { type StridedSelection, sliceND } from './cpu/slice.ts';
@@ -61,3 +64,6 @@ registerKernels(scanKernels);
 registerKernels(blockwiseKernels);
 registerKernels(matmulKernels);
 registerKernels(einsumKernels);
+registerKernels(elementwiseKernels);
+registerKernels(creationKernels);
+registerKernels(randomKernels);

@@ -1,0 +1,65 @@
+// Result-dtype rules of elementwise operations (NumPy / Array API) and scalar checks.
+// Each rule maps the promoted argument dtype to the result dtype, or rejects it.
+
+import { type DType, isFloat, isInteger, resultType } from '../array/dtype.ts';
+import { formatValue } from '../chunking/format.ts';
+import { DTypeError, ValueError } from '../errors.ts';
+import type { EwArg } from './elementwise.ts';
+
+/** Maps the promoted dtype of the arguments to the dtype of the result. */
+export type DTypeRule = (fn: string, promoted: DType) => DType;
+
+/** The result keeps the promoted dtype. */
+export const keep: DTypeRule = (_fn, d) => d;
+
+/** As `keep`, but bool is rejected (subtract, negative, sign have no boolean meaning). */
+export const numeric: DTypeRule = (fn, d) => {
+  if (d === 'bool') {
+    throw new DTypeError(`${fn}: not supported for dtype 'bool'; use astype(x, 'int8') first`);
+  }
+  return d;
+};
+
+/** Integer-valued ops on bool compute in int8, as NumPy does (floorDivide, remainder, pow). */
+export const boolToInt8: DTypeRule = (_fn, d) => (d === 'bool' ? 'int8' : d);
+
+/** Floating results: float dtypes stay, integers and bool give float64 (true division, sqrt…). */
+export const toFloat: DTypeRule = (_fn, d) => (isFloat(d) ? d : 'float64');
+
+/** The result is bool (comparisons, logical ops, isnan, isfinite). */
+export const toBool: DTypeRule = () => 'bool';
+
+/** The promoted dtype of the arguments (arrays promote, scalars are weak). */
+export function promoted(args: readonly EwArg[]): DType {
+  return resultType(...args.map((a) => a.type));
+}
+
+const INT_RANGE: Partial<Record<DType, readonly [number, number]>> = {
+  int8: [-128, 127],
+  int16: [-32768, 32767],
+  int32: [-(2 ** 31), 2 ** 31 - 1],
+  uint8: [0, 255],
+  uint16: [0, 65535],
+  uint32: [0, 2 ** 32 - 1],
+};
+
+/** The range of an integer dtype. */
+export function integerRange(d: DType): readonly [number, number] | undefined {
+  return INT_RANGE[d];
+}
+
+/**
+ * Reject integer scalars that the integer result dtype cannot hold, as NumPy 2 does for
+ * Python ints (`uint8 + 300` would otherwise wrap silently).
+ */
+export function checkScalarsFit(fn: string, args: readonly EwArg[], d: DType): void {
+  if (!isInteger(d)) return;
+  const [lo, hi] = INT_RANGE[d]!;
+  for (const a of args) {
+    if (typeof a.type === 'number' && (a.type < lo || a.type > hi)) {
+      throw new ValueError(
+        `${fn}: scalar ${formatValue(a.type)} is out of bounds for dtype '${d}' [${lo}, ${hi}]`,
+      );
+    }
+  }
+}

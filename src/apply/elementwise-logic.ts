@@ -1,0 +1,168 @@
+// Comparisons, logical ops, NaN tests, where, clip and astype.
+// Each call adds one fusable 'ew' layer; comparisons of integers with numbers are exact.
+
+import { checkDType, type DType, isInteger } from '../array/dtype.ts';
+import { asLazy } from '../array/from-array.ts';
+import type { LazyArray } from '../array/lazy-array.ts';
+import type { Expr } from '../kernels/cpu/expr.ts';
+import { elementwise, node, type Operand } from './elementwise.ts';
+import { elementwiseOp } from './elementwise-arith.ts';
+import { checkScalarsFit, integerRange, promoted, toBool } from './elementwise-dtypes.ts';
+
+/**
+ * x == y per element (bool); NaN equals nothing.
+ * @example
+ * equal(fromArray([1, 2]), 2); // [false, true]
+ */
+export function equal(x: Operand, y: Operand): LazyArray {
+  return elementwiseOp('equal', toBool, x, y);
+}
+
+/**
+ * x != y per element (bool); NaN differs from everything.
+ * @example
+ * notEqual(fromArray([1, 2]), 2); // [true, false]
+ */
+export function notEqual(x: Operand, y: Operand): LazyArray {
+  return elementwiseOp('notEqual', toBool, x, y);
+}
+
+/**
+ * x < y per element (bool).
+ * @example
+ * less(fromArray([1, 2]), 2); // [true, false]
+ */
+export function less(x: Operand, y: Operand): LazyArray {
+  return elementwiseOp('less', toBool, x, y);
+}
+
+/**
+ * x <= y per element (bool).
+ * @example
+ * lessEqual(fromArray([1, 3]), 2); // [true, false]
+ */
+export function lessEqual(x: Operand, y: Operand): LazyArray {
+  return elementwiseOp('lessEqual', toBool, x, y);
+}
+
+/**
+ * x > y per element (bool).
+ * @example
+ * greater(fromArray([1, 3]), 2); // [false, true]
+ */
+export function greater(x: Operand, y: Operand): LazyArray {
+  return elementwiseOp('greater', toBool, x, y);
+}
+
+/**
+ * x >= y per element (bool).
+ * @example
+ * greaterEqual(fromArray([1, 2]), 2); // [false, true]
+ */
+export function greaterEqual(x: Operand, y: Operand): LazyArray {
+  return elementwiseOp('greaterEqual', toBool, x, y);
+}
+
+/**
+ * Logical and (bool); nonzero values (NaN included) are true.
+ * @example
+ * logicalAnd(fromArray([true, true]), fromArray([true, false])); // [true, false]
+ */
+export function logicalAnd(x: Operand, y: Operand): LazyArray {
+  return elementwiseOp('logicalAnd', toBool, x, y);
+}
+
+/**
+ * Logical or (bool); nonzero values are true.
+ * @example
+ * logicalOr(fromArray([0, 0]), fromArray([0, 2])); // [false, true]
+ */
+export function logicalOr(x: Operand, y: Operand): LazyArray {
+  return elementwiseOp('logicalOr', toBool, x, y);
+}
+
+/**
+ * Logical not (bool): true where x is zero.
+ * @example
+ * logicalNot(fromArray([0, 3])); // [true, false]
+ */
+export function logicalNot(x: Operand): LazyArray {
+  return elementwiseOp('logicalNot', toBool, x);
+}
+
+/**
+ * True where x is NaN.
+ * @example
+ * isnan(fromArray([1, Number.NaN])); // [false, true]
+ */
+export function isnan(x: Operand): LazyArray {
+  return elementwiseOp('isnan', toBool, x);
+}
+
+/**
+ * True where x is neither NaN nor ±Infinity.
+ * @example
+ * isfinite(fromArray([1, Infinity, Number.NaN])); // [true, false, false]
+ */
+export function isfinite(x: Operand): LazyArray {
+  return elementwiseOp('isfinite', toBool, x);
+}
+
+/**
+ * `a` where `cond` is nonzero, else `b`; broadcasts all three. The dtype is that of a
+ * and b promoted.
+ * @example
+ * where(greater(x, 0), x, 0); // relu
+ */
+export function where(cond: Operand, a: Operand, b: Operand): LazyArray {
+  return elementwise('where', [cond, a, b], (args) => {
+    const [c, x, y] = args as [(typeof args)[0], (typeof args)[0], (typeof args)[0]];
+    const d = promoted([x, y]);
+    checkScalarsFit('where', [x, y], d);
+    return { expr: node('where', [c.leaf, x.leaf, y.leaf], d), dtype: d };
+  });
+}
+
+/**
+ * Limit x to [min, max] (either bound may be null). Integer scalar bounds beyond the
+ * dtype's range are clamped to it; NaN in x propagates. Equals minimum(maximum(x, min), max).
+ * @example
+ * clip(fromArray([-2, 0.5, 3]), 0, 1); // [0, 0.5, 1]
+ */
+export function clip(x: Operand, min?: Operand | null, max?: Operand | null): LazyArray {
+  const ops: Operand[] = [x];
+  if (min !== undefined && min !== null) ops.push(min);
+  if (max !== undefined && max !== null) ops.push(max);
+  if (ops.length === 1) return asLazy(x as Exclude<Operand, number | boolean>);
+  const hasMin = min !== undefined && min !== null;
+  return elementwise('clip', ops, (args) => {
+    const d = promoted(args);
+    const range = integerRange(d);
+    const bound = (i: number, isMin: boolean): Expr => {
+      const a = args[i]!;
+      if (typeof a.type !== 'number' || !isInteger(d) || range === undefined) return a.leaf;
+      const [lo, hi] = range;
+      return { const: isMin ? Math.max(lo, a.type) : Math.min(hi, a.type) };
+    };
+    let e = args[0]!.leaf;
+    let next = 1;
+    if (hasMin) e = node('maximum', [e, bound(next++, true)], d);
+    if (next < args.length) e = node('minimum', [e, bound(next, false)], d);
+    return { expr: e, dtype: d };
+  });
+}
+
+/**
+ * Convert to `dtype`: floats to integers truncate toward zero and wrap (C casts), to bool
+ * is `x != 0`. The same dtype returns `x` itself.
+ * @example
+ * astype(fromArray([1.7, -1.7]), 'int32'); // [1, -1]
+ */
+export function astype(x: Operand, dtype: DType): LazyArray {
+  const d = checkDType('astype', dtype);
+  if (typeof x !== 'number' && typeof x !== 'boolean') {
+    const a = asLazy(x);
+    if (a.dtype === d) return a;
+  }
+  return elementwise('astype', [x], ([a]) => ({ expr: node('astype', [a!.leaf], d), dtype: d }));
+}

@@ -1,0 +1,140 @@
+// The graph generator of every elementwise operation: one fusable 'ew' layer per call.
+// Inputs broadcast (NumPy rules) and are rechunked to their common refinement where needed.
+
+import type { DType, Scalar } from '../array/dtype.ts';
+import { type ArrayLike, asLazy } from '../array/from-array.ts';
+import { LazyArray } from '../array/lazy-array.ts';
+import { formatValue } from '../chunking/format.ts';
+import type { Chunks, Size } from '../chunking/types.ts';
+import { unifyChunks } from '../chunking/unify.ts';
+import { ValueError } from '../errors.ts';
+import { defineLayer } from '../graph/define-layer.ts';
+import type { BlockRef } from '../graph/layer.ts';
+import { exprKey } from '../kernels/cpu/ew-codegen.ts';
+import type { EwParams, Expr } from '../kernels/cpu/expr.ts';
+import { rechunk } from './rechunk.ts';
+
+/** What elementwise functions take: arrays (lazy or eager) and JS numbers/booleans (weak). */
+export type Operand = ArrayLike | Scalar;
+
+/** One argument as an op builder sees it: its expression leaf and its type. */
+export interface EwArg {
+  readonly leaf: Expr;
+  /** The dtype of an array argument, or the weak scalar itself. */
+  readonly type: DType | Scalar;
+}
+
+/** What an op builder returns: the expression over the leaves and the result dtype. */
+export interface EwBuild {
+  readonly expr: Expr;
+  readonly dtype: DType;
+}
+
+/** The multiplier of the block count at which unifying chunks warns. */
+export const BLOCK_GROWTH_WARNING = 10;
+
+const isScalar = (v: unknown): v is Scalar => typeof v === 'number' || typeof v === 'boolean';
+
+function checkOperand(fn: string, v: unknown, i: number): void {
+  if (isScalar(v) || v instanceof LazyArray || ArrayBuffer.isView(v) || Array.isArray(v)) return;
+  if (v !== null && typeof v === 'object' && 'shape' in v && 'data' in v) return;
+  throw new ValueError(
+    `${fn}: argument ${i} ${formatValue(v)} is not an array, a number or a boolean`,
+  );
+}
+
+/** An op node. */
+export function node(op: string, args: readonly Expr[], dtype: DType): Expr {
+  return { op, args, dtype };
+}
+
+/**
+ * Build one elementwise layer over `args`. `build` receives a leaf and a type per
+ * argument and returns the expression and the result dtype; it validates dtypes.
+ * Repeated arrays (same name) become one input. At least one argument must be an array.
+ * @example
+ * elementwise('add', [x, 1], ([a, b]) => ({ expr: node('add', [a!.leaf, b!.leaf], x.dtype), dtype: x.dtype }));
+ */
+export function elementwise(
+  fn: string,
+  args: readonly Operand[],
+  build: (args: readonly EwArg[]) => EwBuild,
+): LazyArray {
+  const inputs: LazyArray[] = [];
+  const ewArgs = args.map((v, i): EwArg => {
+    checkOperand(fn, v, i);
+    if (isScalar(v)) return { leaf: { const: Number(v) }, type: v };
+    const a = asLazy(v);
+    let k = inputs.findIndex((x) => x.name === a.name);
+    if (k < 0) k = inputs.push(a) - 1;
+    return { leaf: { in: k }, type: a.dtype };
+  });
+  if (inputs.length === 0) {
+    throw new ValueError(
+      `${fn}: at least one argument must be an array, got only scalars ${args.map(formatValue).join(', ')}`,
+    );
+  }
+  const { expr, dtype } = build(ewArgs);
+  return ewLayer(fn, inputs, expr, dtype);
+}
+
+/** The layer of `expr` over `inputs` (the leaves `{ in: k }` index `inputs`). */
+export function ewLayer(
+  fn: string,
+  inputs: readonly LazyArray[],
+  expr: Expr,
+  dtype: DType,
+): LazyArray {
+  const unified = unifyChunks(
+    fn,
+    inputs.map((x) => ({ shape: x.shape, chunks: x.chunks })),
+  );
+  if (unified.blockMultiplier >= BLOCK_GROWTH_WARNING) {
+    process.emitWarning(
+      `${fn}: aligning chunks ${inputs.map((x) => formatValue(x.chunks)).join(' and ')} ` +
+        `multiplies the number of blocks by ${Math.round(unified.blockMultiplier)}; ` +
+        'rechunk the inputs to a common chunking first',
+      { type: 'PerformanceWarning', code: 'TESSERA_CHUNK_GROWTH' },
+    );
+  }
+  const chunks = unified.chunks;
+  const aligned = inputs.map((x) => alignInput(x, chunks));
+  const nd = chunks.length;
+  const grids = aligned.map((x) => x.numBlocks);
+  const fullGrid = chunks.map((c) => c.length).join();
+  const direct = grids.every((g) => g.join() === fullGrid);
+  const params: EwParams = { expr, dtype };
+  const refsOf = (b: readonly number[]): BlockRef[] =>
+    grids.map((g, k): BlockRef => {
+      if (direct) return [k, b];
+      const lead = nd - g.length;
+      return [k, g.map((n, ax) => (n === 1 ? 0 : b[lead + ax]!))];
+    });
+  const layer = defineLayer({
+    op: fn,
+    token: [exprKey(expr)],
+    deps: aligned.map((x) => x.layer),
+    chunks,
+    dtype,
+    fusable: true,
+    task: (b) => ({ kernel: 'ew', inputs: refsOf(b), params }),
+    meta: { expr: exprKey(expr) },
+  });
+  return new LazyArray(layer, aligned[0]!.device);
+}
+
+/**
+ * `x` with the chunks of the output on its (right-aligned) axes; axes where `x` has size
+ * 1 stay one block, broadcast to every output block.
+ */
+function alignInput(x: LazyArray, outChunks: Chunks): LazyArray {
+  const lead = outChunks.length - x.ndim;
+  const shape = x.shape;
+  const target: Size[][] = x.chunks.map((_c, ax) =>
+    shape[ax] === 1 ? [1] : outChunks[lead + ax]!,
+  );
+  const same = target.every(
+    (t, ax) => t.length === x.chunks[ax]!.length && t.every((v, i) => v === x.chunks[ax]![i]),
+  );
+  return same ? x : rechunk(x, target as Chunks);
+}
