@@ -124,8 +124,10 @@ export class ThreadPoolExecutor implements Executor {
         if (signal?.aborted || this.closing.signal.aborted) {
           throw new CancelledError('ThreadPoolExecutor.run: cancelled before the batch started');
         }
+        // Batch numbers live in an Int32 control slot: they stay in 1 … 2^31 - 1.
+        this.seq = (this.seq % 0x7fffffff) + 1;
         try {
-          return await this.leastLoaded().run(tasks, ++this.seq, signal);
+          return await this.leastLoaded().run(tasks, this.seq, signal);
         } catch (e) {
           if (!(e instanceof NotStartedError)) throw e;
         }

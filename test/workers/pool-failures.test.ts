@@ -82,9 +82,32 @@ describe('ThreadPoolExecutor: failures', () => {
   );
 
   test(
+    'a worker out of heap memory gives WorkerCrashedError and is replaced',
+    async () => {
+      const small = new ThreadPoolExecutor({
+        workers: 1,
+        registryModule,
+        resourceLimits: { maxOldGenerationSizeMb: 32, maxYoungGenerationSizeMb: 8 },
+      });
+      try {
+        const oom = task('test-oom', null);
+        const err = (await rejection(small.run([oom]))) as WorkerCrashedError;
+        expect(isTesseraError(err, 'WorkerCrashedError')).toBe(true);
+        expect(err.key).toBe(oom.key);
+        expect(err.message).toMatch(/memory limit/);
+        const [y] = await small.run([ok()]);
+        expect((y as NDArray).toNested()).toEqual([1, 2, 3]);
+      } finally {
+        await small.shutdown();
+      }
+    },
+    T,
+  );
+
+  test(
     'several crashes in a row are each reported and replaced',
     async () => {
-      for (let i = 0; i < 3; i++) {
+      for (let i = 0; i < 2; i++) {
         const err = await rejection(pool.run([task('test-exit', { code: 1 })]));
         expect(isTesseraError(err, 'WorkerCrashedError')).toBe(true);
       }
