@@ -4,7 +4,7 @@
 import type { DType, Scalar } from '../array/dtype.ts';
 import { type ArrayLike, asLazy } from '../array/from-array.ts';
 import { LazyArray } from '../array/lazy-array.ts';
-import { formatValue } from '../chunking/format.ts';
+import { formatTuple, formatValue } from '../chunking/format.ts';
 import type { Chunks, Size } from '../chunking/types.ts';
 import { unifyChunks } from '../chunking/unify.ts';
 import { ValueError } from '../errors.ts';
@@ -90,9 +90,11 @@ export function ewLayer(
     inputs.map((x) => ({ shape: x.shape, chunks: x.chunks })),
   );
   if (unified.blockMultiplier >= BLOCK_GROWTH_WARNING) {
+    const grids = inputs.map((x) => formatTuple(x.numBlocks)).join(' and ');
     process.emitWarning(
-      `${fn}: aligning chunks ${inputs.map((x) => formatValue(x.chunks)).join(' and ')} ` +
-        `multiplies the number of blocks by ${Math.round(unified.blockMultiplier)}; ` +
+      `${fn}: aligning inputs with ${grids} blocks gives ` +
+        `${formatTuple(unified.chunks.map((c) => c.length))} blocks, ` +
+        `${Math.round(unified.blockMultiplier)}x the largest input; ` +
         'rechunk the inputs to a common chunking first',
       { type: 'PerformanceWarning', code: 'TESSERA_CHUNK_GROWTH' },
     );
@@ -104,6 +106,7 @@ export function ewLayer(
   const fullGrid = chunks.map((c) => c.length).join();
   const direct = grids.every((g) => g.join() === fullGrid);
   const params: EwParams = { expr, dtype };
+  const key = exprKey(expr);
   const refsOf = (b: readonly number[]): BlockRef[] =>
     grids.map((g, k): BlockRef => {
       if (direct) return [k, b];
@@ -112,13 +115,13 @@ export function ewLayer(
     });
   const layer = defineLayer({
     op: fn,
-    token: [exprKey(expr)],
+    token: [key],
     deps: aligned.map((x) => x.layer),
     chunks,
     dtype,
     fusable: true,
     task: (b) => ({ kernel: 'ew', inputs: refsOf(b), params }),
-    meta: { expr: exprKey(expr) },
+    meta: { expr: key },
   });
   return new LazyArray(layer, aligned[0]!.device);
 }

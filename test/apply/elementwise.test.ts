@@ -105,7 +105,9 @@ describe('broadcasting and chunks', () => {
     const y = add(a, b);
     expect(y.numBlocks).toEqual([10, 10]);
     expect(spy).toHaveBeenCalledTimes(1);
-    expect(String(spy.mock.calls[0]![0])).toMatch(/^add: aligning chunks .* by 10/);
+    expect(String(spy.mock.calls[0]![0])).toMatch(
+      /^add: aligning inputs with \(1, 10\) and \(10, 1\) blocks gives \(10, 10\) blocks, 10x/,
+    );
     expect(spy.mock.calls[0]![1]).toMatchObject({ type: 'PerformanceWarning' });
     spy.mockClear();
     add(fromArray(x, { chunks: [10, 5] }), fromArray(x, { chunks: [5, 10] }));
