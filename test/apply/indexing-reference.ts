@@ -104,7 +104,8 @@ export function denseSet(
   index: readonly IndexItem[],
   value: number | NDArray,
 ): NDArray {
-  const out = new (typedArrayCtor(x.dtype))(x.data);
+  const out = new (typedArrayCtor(x.dtype))(x.size);
+  out.set(x.data);
   const marker = new NDArray(
     Float64Array.from({ length: x.size }, (_, i) => i),
     x.shape,
