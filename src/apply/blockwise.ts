@@ -62,10 +62,30 @@ export function splitOptions<O>(fn: string, args: readonly unknown[]): [unknown[
   const last = args[args.length - 1];
   if (!isOptions(last) || (last as { dtype?: unknown }).dtype === undefined) {
     throw new ValueError(
-      `${fn}: the output dtype is required as a last argument { dtype } (got ${formatValue(last)})`,
+      `${fn}: the output dtype is required as a last argument { dtype } (got ${describe(last)})`,
     );
   }
   return [args.slice(0, -1), last as O];
+}
+
+/** A short description of an argument for messages (never the contents of an array). */
+function describe(x: unknown): string {
+  if (x instanceof LazyArray) return `array '${x.name}'`;
+  if (x instanceof NDArray || ArrayBuffer.isView(x)) return 'an array';
+  if (Array.isArray(x)) return `a list of ${x.length}`;
+  return formatValue(x);
+}
+
+/** Arrays take an index string: LazyArrays and eager data (NDArray, TypedArray, nested lists, numbers). */
+export function isArrayData(x: unknown): boolean {
+  return (
+    x instanceof LazyArray ||
+    x instanceof NDArray ||
+    ArrayBuffer.isView(x) ||
+    Array.isArray(x) ||
+    typeof x === 'number' ||
+    typeof x === 'boolean'
+  );
 }
 
 function parsePairs(fn: string, pairs: readonly unknown[]): BlockwiseInput[] {
@@ -78,8 +98,13 @@ function parsePairs(fn: string, pairs: readonly unknown[]): BlockwiseInput[] {
   for (let i = 0; i < pairs.length; i += 2) {
     const [value, index] = [pairs[i], pairs[i + 1]];
     if (index === null || index === undefined) out.push({ value: checkValue(fn, value) });
-    else if (typeof index === 'string') out.push({ array: asLazy(value as ArrayData), index });
-    else throw new ValueError(`${fn}: index ${formatValue(index)} must be a string or null`);
+    else if (typeof index !== 'string') {
+      throw new ValueError(`${fn}: index ${formatValue(index)} must be a string or null`);
+    } else if (!isArrayData(value)) {
+      throw new ValueError(
+        `${fn}: ${describe(value)} with index '${index}' is not an array; pass null as its index`,
+      );
+    } else out.push({ array: asLazy(value as ArrayData), index });
   }
   return out;
 }

@@ -347,6 +347,12 @@ describe('blockwise', () => {
       ["new axis 'i'"],
     ],
     [
+      'a non-array with an index',
+      () => blockwise(firstOf, 'i', 'abc', 'i', { dtype: 'float64' }),
+      'ValueError',
+      ["'abc'", 'not an array'],
+    ],
+    [
       'a closure',
       () => {
         const k = 2;

@@ -7,6 +7,7 @@ import { matmul, tensordot } from '../../src/apply/linalg.ts';
 import { compute } from '../../src/array/compute.ts';
 import type { DType } from '../../src/array/dtype.ts';
 import { fromArray } from '../../src/array/from-array.ts';
+import { LazyArray } from '../../src/array/lazy-array.ts';
 import { materializeTasks, runnableCount } from '../../src/graph/materialize.ts';
 import { expectThrow } from '../chunking/expect-throw.ts';
 import { expectArray, randomAxisChunks, randomDense, rng } from '../helpers/reference.ts';
@@ -115,6 +116,38 @@ describe('matmul', () => {
     const b = chunked([300, 1100], 'float32', 14);
     const y = matmul(fromArray(a.dense, { chunks: -1 }), fromArray(b.dense, { chunks: -1 }));
     expectArray(await compute(y), denseMatmul(a.dense, b.dense, 'float32'), 1e-5);
+  });
+
+  test('unknown sizes: free axes pass through, a contracted one needs computeChunkSizes', async () => {
+    const a = chunked([5, 4], 'float64', 15);
+    const b = chunked([4, 3], 'float64', 16);
+    const x = fromArray(a.dense, { chunks: [[2, 3], 2] });
+    const rowsUnknown = new LazyArray(
+      Object.freeze({
+        ...x.layer,
+        chunks: [
+          [null, null],
+          [2, 2],
+        ],
+      }),
+    );
+    const y = matmul(rowsUnknown, fromArray(b.dense, { chunks: 2 }));
+    expect(y.chunks).toEqual([
+      [null, null],
+      [2, 1],
+    ]);
+    expectArray(await compute(y), denseMatmul(a.dense, b.dense, 'float64'));
+    const colsUnknown = new LazyArray(
+      Object.freeze({
+        ...x.layer,
+        chunks: [
+          [2, 3],
+          [null, null],
+        ],
+      }),
+    );
+    const w = fromArray(b.dense, { chunks: [[1, 3], 3] });
+    expectThrow(() => matmul(colsUnknown, w), 'ChunkError', ['matmul', 'computeChunkSizes']);
   });
 
   test('eager operands are accepted', async () => {

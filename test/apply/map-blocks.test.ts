@@ -42,7 +42,8 @@ function globalIndex(b: NDArray, info: BlockInfo): Float64Array {
 /** The block's chunkLocation and numChunks, and the input's arrayLocation, flattened. */
 function describeBlock(_b: NDArray, info: BlockInfo): number[] {
   const inp = info.inputs[0]!;
-  return [...info.chunkLocation, ...info.numChunks, ...inp.arrayLocation.flat().map(Number)];
+  const where = inp.arrayLocation.flat().map((v) => (v === null ? -1 : v));
+  return [...info.chunkLocation, ...info.numChunks, ...where];
 }
 
 function sumAxis1(b: NDArray): Float64Array {
@@ -187,6 +188,21 @@ describe('mapBlocks', () => {
       shape: [5],
       data: a.data.map((v) => Math.trunc(v * 3 + 0.5)),
     });
+  });
+
+  test('unknown sizes pass through; blockInfo locations there are null', async () => {
+    const dense = randomDense([5, 3], 'float64', 12);
+    const x = fromArray(dense, { chunks: [[2, 3], 3] });
+    const unknown = new LazyArray(Object.freeze({ ...x.layer, chunks: [[null, null], [3]] }));
+    const y = mapBlocks(twiceplusone, unknown, { dtype: 'float64' });
+    expect(y.chunks).toEqual([[null, null], [3]]);
+    expectArray(await compute(y), { shape: [5, 3], data: dense.data.map((v) => 2 * v + 1) });
+    const z = mapBlocks(describeBlock, unknown, { dtype: 'float64', chunks: [[8, 8], [1]] });
+    // chunkLocation (2), numChunks (2), input arrayLocation (4); unknown bounds read as -1
+    expect((await compute(z)).toArray()).toEqual([
+      ...[0, 0, 2, 1, 0, -1, 0, 3],
+      ...[1, 0, 2, 1, -1, -1, 0, 3],
+    ]);
   });
 
   test('a result of the wrong size is a ShapeError naming the task', async () => {

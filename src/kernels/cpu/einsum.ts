@@ -5,7 +5,7 @@ import { allocate, type DType, type TypedArray } from '../../array/dtype.ts';
 import { cStrides, NDArray, shapeSize } from '../../array/ndarray.ts';
 import type { Chunk, Kernel } from '../types.ts';
 import { permuteBlock } from './layout.ts';
-import { gemmAccumulate, storeAs } from './matmul.ts';
+import { asFloat64, gemmAccumulate, storeAs } from './matmul.ts';
 
 /** Params of the 'einsum' kernel: inputs are groups of one block per term, summed over groups. */
 export interface EinsumParams {
@@ -141,11 +141,11 @@ function accumulateGemm(
   const ap = permute(a, ta, [...batch, ...freeA, ...contr]);
   const bp = permute(b, tb, [...batch, ...contr, ...freeB]);
   const [nb, m, k, n] = [size(batch), size(freeA), size(contr), size(freeB)];
+  const [fa, fb] = [asFloat64(ap.data), asFloat64(bp.data)];
   const order = [...batch, ...freeA, ...freeB];
   const direct = order.join('') === out;
   const r = direct ? acc : new Float64Array(nb * m * n);
-  for (let t = 0; t < nb; t++)
-    gemmAccumulate(ap.data, t * m * k, bp.data, t * k * n, r, t * m * n, m, k, n);
+  for (let t = 0; t < nb; t++) gemmAccumulate(fa, t * m * k, fb, t * k * n, r, t * m * n, m, k, n);
   if (!direct) {
     const rs = order.map((l) => sizes.get(l)!);
     const perm = permuteBlock(

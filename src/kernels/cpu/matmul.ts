@@ -16,20 +16,21 @@ export interface MatmulParams {
 }
 
 const KB = 256;
-const NB = 1024;
+const NB = 512;
 
 /**
- * `c[m×n] += a[m×k] · b[k×n]` on flat row-major data at the given offsets. Loops run
- * i-k-j so the inner loop streams rows of `b` and `c`; k and j are tiled to stay in cache.
+ * `c[m×n] += a[m×k] · b[k×n]` on flat row-major float64 data at the given offsets. Loops
+ * run i-k-j so the inner loop streams rows of `b` and `c`; four rows of `a` share each load
+ * of `b`, and k and j are tiled to stay in cache.
  * @example
  * const c = new Float64Array(4);
  * gemmAccumulate(Float64Array.of(1, 2, 3, 4), 0, Float64Array.of(1, 0, 0, 1), 0, c, 0, 2, 2, 2);
  * // c = [1, 2, 3, 4]
  */
 export function gemmAccumulate(
-  a: ArrayLike<number>,
+  a: Float64Array,
   aOff: number,
-  b: ArrayLike<number>,
+  b: Float64Array,
   bOff: number,
   c: Float64Array,
   cOff: number,
@@ -41,21 +42,45 @@ export function gemmAccumulate(
     const k1 = Math.min(k, k0 + KB);
     for (let j0 = 0; j0 < n; j0 += NB) {
       const j1 = Math.min(n, j0 + NB);
-      for (let i = 0; i < m; i++) {
-        const aRow = aOff + i * k;
-        const cRow = cOff + i * n;
+      let i = 0;
+      for (; i + 4 <= m; i += 4) {
+        const ar = aOff + i * k;
+        const cr = cOff + i * n;
         for (let p = k0; p < k1; p++) {
-          const aip = a[aRow + p]!;
-          const bRow = bOff + p * n;
-          for (let j = j0; j < j1; j++) c[cRow + j]! += aip * b[bRow + j]!;
+          const x0 = a[ar + p]!;
+          const x1 = a[ar + k + p]!;
+          const x2 = a[ar + 2 * k + p]!;
+          const x3 = a[ar + 3 * k + p]!;
+          const br = bOff + p * n;
+          for (let j = j0; j < j1; j++) {
+            const bv = b[br + j]!;
+            c[cr + j]! += x0 * bv;
+            c[cr + n + j]! += x1 * bv;
+            c[cr + 2 * n + j]! += x2 * bv;
+            c[cr + 3 * n + j]! += x3 * bv;
+          }
+        }
+      }
+      for (; i < m; i++) {
+        const ar = aOff + i * k;
+        const cr = cOff + i * n;
+        for (let p = k0; p < k1; p++) {
+          const x = a[ar + p]!;
+          const br = bOff + p * n;
+          for (let j = j0; j < j1; j++) c[cr + j]! += x * b[br + j]!;
         }
       }
     }
   }
 }
 
+/** The data as float64 (a copy unless it already is): keeps the GEMM loop monomorphic. */
+export function asFloat64(data: TypedArray): Float64Array {
+  return data instanceof Float64Array ? data : Float64Array.from(data);
+}
+
 interface Operand {
-  readonly data: TypedArray;
+  readonly data: Float64Array;
   readonly batch: number[];
   readonly rows: number;
   readonly cols: number;
@@ -63,14 +88,13 @@ interface Operand {
 
 function asOperand(x: NDArray, isVec: boolean, isLeft: boolean): Operand {
   const nd = x.shape.length;
+  const data = asFloat64(x.data);
   if (isVec) {
     const k = x.shape[0]!;
-    return isLeft
-      ? { data: x.data, batch: [], rows: 1, cols: k }
-      : { data: x.data, batch: [], rows: k, cols: 1 };
+    return isLeft ? { data, batch: [], rows: 1, cols: k } : { data, batch: [], rows: k, cols: 1 };
   }
   return {
-    data: x.data,
+    data,
     batch: x.shape.slice(0, nd - 2),
     rows: x.shape[nd - 2]!,
     cols: x.shape[nd - 1]!,
