@@ -93,8 +93,9 @@ function chunkOverrides(
  * `chunkLocation`, `arrayLocation` and `numChunks`, and each input's in `inputs`.
  * @example
  * const y = mapBlocks((b: NDArray) => b.data.map((v) => v * 2), x, { dtype: x.dtype });
- * const s = mapBlocks((b: NDArray) => b.data.reduce((a, v) => a + v, 0), v,
- *   { dtype: 'float64', dropAxis: 0, newAxis: 0 });
+ * // the total of a 1-d array: its blocks are concatenated along the dropped axis
+ * const total = mapBlocks((b: NDArray) => Array.from(b.data).reduce((a, v) => a + v, 0), v,
+ *   { dtype: 'float64', dropAxis: 0, newAxis: 0 }); // shape [1]
  */
 export function mapBlocks(fn: BlockwiseFn, ...args: [...unknown[], MapBlocksOptions]): LazyArray {
   const [values, opts] = splitOptions<MapBlocksOptions>('mapBlocks', args);
