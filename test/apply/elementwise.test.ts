@@ -289,6 +289,31 @@ describe('graph shape', () => {
   });
 });
 
+describe('fusion', () => {
+  const chains: [string, (x: LazyArray, y: LazyArray) => LazyArray][] = [
+    ['(x * x > 0) in int8', (x) => less(0, multiply(x, x))],
+    ['floorDivide(x * 3, y) + 1', (x, y) => add(floorDivide(multiply(x, 3), y), 1)],
+    ['sqrt(x * 0.1 + y)', (x, y) => sqrt(add(multiply(x, 0.1), y))],
+    [
+      'where(x < y, x - y, astype(y, int8))',
+      (x, y) => where(less(x, y), subtract(x, y), astype(y, 'int8')),
+    ],
+  ];
+  it.each(
+    chains.flatMap(([label, f]) =>
+      (['int8', 'float32', 'uint16'] as DType[]).map((d) => [label, d, f] as const),
+    ),
+  )('%s on %s: fused equals unfused bit for bit', async (_label, d, f) => {
+    const x = fromArray(randomDense([9, 7], d, 5), { chunks: [4, 3] });
+    const y = fromArray(randomDense([7], d, 6), { chunks: 3 });
+    const z = f(x, y);
+    const fused = await compute(z);
+    const plain = await compute(z, { optimize: false });
+    expect(fused.dtype).toBe(plain.dtype);
+    expect(Array.from(fused.data)).toEqual(Array.from(plain.data));
+  });
+});
+
 describe('unknown sizes', () => {
   const x = fromArray([1, 2, 3, 4, 5], { chunks: [[2, 3]] });
   const unknown = new LazyArray(
