@@ -7,7 +7,7 @@ import { substituteInputs } from '../kernels/cpu/expr.ts';
 import { type BlockRef, gridOf, type Layer, type TaskSpec } from './layer.ts';
 import { type LayerGraph, layerGraph, sortedLayers } from './layer-graph.ts';
 
-type Step = { kernel: string; params: unknown; inputs: number[] };
+type Step = { kernel: string; params: unknown; inputs: number[]; mainThread?: boolean };
 
 const sameGrid = (a: Layer, b: Layer): boolean => gridOf(a).join() === gridOf(b).join();
 
@@ -93,7 +93,12 @@ function fusedLayer(group: readonly Layer[], mapDep: (d: Layer) => Layer): Layer
         return id;
       });
       stepOf.set(m, steps.length);
-      steps.push({ kernel: spec.kernel, params: spec.params, inputs: refs });
+      steps.push({
+        kernel: spec.kernel,
+        params: spec.params,
+        inputs: refs,
+        ...(spec.mainThread ? { mainThread: true } : {}),
+      });
     }
     return collapse(mergeElementwise(steps), inputs);
   };
@@ -111,12 +116,20 @@ function fusedLayer(group: readonly Layer[], mapDep: (d: Layer) => Layer): Layer
 
 /** A fused task that is a single step over external inputs is that step's task. */
 function collapse(steps: Step[], inputs: BlockRef[]): TaskSpec {
+  const main = steps.some((s) => s.mainThread) ? { mainThread: true } : {};
   if (steps.length === 1) {
     const [s] = steps;
-    return { kernel: s!.kernel, params: s!.params, inputs: s!.inputs.map((i) => inputs[i]!) };
+    return {
+      kernel: s!.kernel,
+      params: s!.params,
+      inputs: s!.inputs.map((i) => inputs[i]!),
+      ...main,
+    };
   }
-  const params: FusedParams = { steps };
-  return { kernel: 'fused', params, inputs };
+  const params: FusedParams = {
+    steps: steps.map(({ kernel, params, inputs }) => ({ kernel, params, inputs })),
+  };
+  return { kernel: 'fused', params, inputs, ...main };
 }
 
 /** Inline every 'ew' step used once by another 'ew' step into that step's expression. */

@@ -2,6 +2,8 @@
 // Kernel modules register here; nothing in this file may import array/ or apply/ code.
 
 import { NDArray } from '../array/ndarray.ts';
+import { TaskError } from '../errors.ts';
+import { applyKernels } from './cpu/apply.ts';
 import { blockwiseKernels } from './cpu/blockwise.ts';
 import { creationKernels } from './cpu/creation.ts';
 import { einsumKernels } from './cpu/einsum.ts';
@@ -13,6 +15,7 @@ import { randomKernels } from './cpu/random.ts';
 import { reduceKernels } from './cpu/reduce.ts';
 import { scanKernels } from './cpu/scan.ts';
 import { type StridedSelection, sliceND } from './cpu/slice.ts';
+import { kernelLabel } from './run-task.ts';
 import type { Chunk, Kernel, KernelRegistry } from './types.ts';
 
 /** The default registry of built-in kernels. */
@@ -51,7 +54,12 @@ registerKernels({
     const values: Chunk[] = [];
     for (const step of p.steps) {
       const args = step.inputs.map((i) => (i >= 0 ? inputs[i]! : values[-i - 1]!));
-      values.push(ctx.run(step.kernel, args, step.params));
+      try {
+        values.push(ctx.run(step.kernel, args, step.params));
+      } catch (e) {
+        // name the step that failed, not 'fused'
+        throw e instanceof TaskError ? e : new TaskError(ctx.key, kernelLabel(step), e);
+      }
     }
     return values[values.length - 1]!;
   }) as Kernel<never>,
@@ -67,3 +75,4 @@ registerKernels(einsumKernels);
 registerKernels(elementwiseKernels);
 registerKernels(creationKernels);
 registerKernels(randomKernels);
+registerKernels(applyKernels);

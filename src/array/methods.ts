@@ -1,0 +1,154 @@
+// Method forms on LazyArray (x.add(y), x.sum(), x.T, x.get('1:5'), …): each delegates to
+// the functional form with `this` as its first argument. Imported once by index.ts.
+
+import * as ax from '../apply/axes.ts';
+import * as cat from '../apply/concat.ts';
+import { cumsum } from '../apply/cumsum.ts';
+import * as ar from '../apply/elementwise-arith.ts';
+import * as lg from '../apply/elementwise-logic.ts';
+import { getIndex, mask, setIndex } from '../apply/indexing.ts';
+import { matmul, tensordot } from '../apply/linalg.ts';
+import { rechunk } from '../apply/rechunk.ts';
+import * as red from '../apply/reductions.ts';
+import { reshape } from '../apply/reshape.ts';
+import { take } from '../apply/take.ts';
+import * as tr from '../apply/transpose.ts';
+import { layersToDot } from '../graph/visualize.ts';
+import { type ComputeOptions, compute } from './compute.ts';
+import { LazyArray } from './lazy-array.ts';
+import type { NDArray } from './ndarray.ts';
+import { persist } from './persist.ts';
+
+// biome-ignore lint/suspicious/noExplicitAny: matches any function signature
+type Fn = (...args: any[]) => unknown;
+/** The parameters of `F` after its first (the array the method is called on). */
+type Rest<F extends Fn> = F extends (x: never, ...rest: infer R) => unknown ? R : never;
+type Method<F extends Fn> = (...args: Rest<F>) => ReturnType<F>;
+
+const methods = {
+  add: ar.add,
+  subtract: ar.subtract,
+  multiply: ar.multiply,
+  divide: ar.divide,
+  floorDivide: ar.floorDivide,
+  remainder: ar.remainder,
+  pow: ar.pow,
+  maximum: ar.maximum,
+  minimum: ar.minimum,
+  negative: ar.negative,
+  abs: ar.abs,
+  sign: ar.sign,
+  sqrt: ar.sqrt,
+  exp: ar.exp,
+  expm1: ar.expm1,
+  log: ar.log,
+  log1p: ar.log1p,
+  sin: ar.sin,
+  cos: ar.cos,
+  tan: ar.tan,
+  tanh: ar.tanh,
+  floor: ar.floor,
+  ceil: ar.ceil,
+  round: ar.round,
+  equal: lg.equal,
+  notEqual: lg.notEqual,
+  less: lg.less,
+  lessEqual: lg.lessEqual,
+  greater: lg.greater,
+  greaterEqual: lg.greaterEqual,
+  logicalAnd: lg.logicalAnd,
+  logicalOr: lg.logicalOr,
+  logicalNot: lg.logicalNot,
+  isnan: lg.isnan,
+  isfinite: lg.isfinite,
+  clip: lg.clip,
+  astype: lg.astype,
+  sum: red.sum,
+  prod: red.prod,
+  mean: red.mean,
+  min: red.min,
+  max: red.max,
+  std: red.std,
+  var: red.variance,
+  argmin: red.argmin,
+  argmax: red.argmax,
+  any: red.any,
+  all: red.all,
+  cumsum,
+  reshape,
+  permuteDims: tr.permuteDims,
+  transpose: tr.transpose,
+  swapaxes: tr.swapaxes,
+  moveaxis: tr.moveaxis,
+  expandDims: ax.expandDims,
+  squeeze: ax.squeeze,
+  flip: ax.flip,
+  broadcastTo: ax.broadcastTo,
+  rechunk,
+  take,
+  matmul,
+  tensordot,
+  get: getIndex,
+  set: setIndex,
+  mask,
+} as const;
+
+/** Short aliases people reach for in chained expressions. */
+const aliases = { mul: ar.multiply, sub: ar.subtract, div: ar.divide } as const;
+
+type Methods = { [K in keyof typeof methods]: Method<(typeof methods)[K]> } & {
+  [K in keyof typeof aliases]: Method<(typeof aliases)[K]>;
+};
+
+declare module './lazy-array.ts' {
+  interface LazyArray extends Methods {
+    /** All axes reversed (the transpose of a matrix). */
+    readonly T: LazyArray;
+    /** Compute this array into an NDArray. */
+    compute(opts?: ComputeOptions): Promise<NDArray>;
+    /** Compute and keep the blocks in memory. */
+    persist(opts?: ComputeOptions): Promise<LazyArray>;
+    /** The operation graph as Graphviz DOT text. */
+    visualize(): string;
+  }
+}
+
+for (const [name, fn] of Object.entries({ ...methods, ...aliases })) {
+  Object.defineProperty(LazyArray.prototype, name, {
+    value: function (this: LazyArray, ...args: unknown[]) {
+      return (fn as Fn)(this, ...args);
+    },
+    writable: true,
+    configurable: true,
+  });
+}
+
+Object.defineProperties(LazyArray.prototype, {
+  T: {
+    get(this: LazyArray) {
+      return tr.transpose(this);
+    },
+    configurable: true,
+  },
+  compute: {
+    value(this: LazyArray, opts?: ComputeOptions) {
+      return compute(this, opts);
+    },
+    configurable: true,
+  },
+  persist: {
+    async value(this: LazyArray, opts?: ComputeOptions) {
+      const [y] = await persist(this, ...(opts ? [opts] : []));
+      return y;
+    },
+    configurable: true,
+  },
+  visualize: {
+    value(this: LazyArray) {
+      return layersToDot([this.layer]);
+    },
+    configurable: true,
+  },
+});
+
+export { cat as concatenation };

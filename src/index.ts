@@ -1,0 +1,106 @@
+// tessera's public API: lazy, chunked n-d arrays, their operations, and compute.
+// Importing this module installs the method forms on LazyArray.
+
+import './array/methods.ts';
+
+export { broadcastTo, expandDims, flip, squeeze } from './apply/axes.ts';
+export {
+  type AdjustChunks,
+  type BlockInfo,
+  type BlockwiseOptions,
+  blockwise,
+} from './apply/blockwise.ts';
+export { concat, stack } from './apply/concat.ts';
+export { cumsum } from './apply/cumsum.ts';
+export { einsum } from './apply/einsum.ts';
+export {
+  abs,
+  add,
+  ceil,
+  cos,
+  divide,
+  exp,
+  expm1,
+  floor,
+  floorDivide,
+  log,
+  log1p,
+  maximum,
+  minimum,
+  multiply,
+  negative,
+  pow,
+  remainder,
+  round,
+  sign,
+  sin,
+  sqrt,
+  subtract,
+  tan,
+  tanh,
+} from './apply/elementwise-arith.ts';
+export {
+  astype,
+  clip,
+  equal,
+  greater,
+  greaterEqual,
+  isfinite,
+  isnan,
+  less,
+  lessEqual,
+  logicalAnd,
+  logicalNot,
+  logicalOr,
+  notEqual,
+  where,
+} from './apply/elementwise-logic.ts';
+export { getIndex, type Index, mask, setIndex } from './apply/indexing.ts';
+export { type LazyApplyArg, type LazyApplyOptions, lazyApply } from './apply/lazy-apply.ts';
+export { matmul, tensordot } from './apply/linalg.ts';
+export { type MapBlocksOptions, mapBlocks } from './apply/map-blocks.ts';
+export { type RechunkOptions, rechunk } from './apply/rechunk.ts';
+export {
+  all,
+  any,
+  argmax,
+  argmin,
+  max,
+  mean,
+  min,
+  prod,
+  type ReductionOptions,
+  std,
+  sum,
+  variance,
+  variance as var,
+} from './apply/reductions.ts';
+export { reshape } from './apply/reshape.ts';
+export { take } from './apply/take.ts';
+export { moveaxis, permuteDims, swapaxes, transpose } from './apply/transpose.ts';
+export { type ComputeOptions, compute } from './array/compute.ts';
+export {
+  arange,
+  type CreationOptions,
+  empty,
+  fromFunction,
+  full,
+  linspace,
+  ones,
+  zeros,
+} from './array/creation.ts';
+export type { Device } from './array/device.ts';
+export { type DType, promoteTypes, resultType, type TypedArray } from './array/dtype.ts';
+export { type ArrayLike, asLazy, type FromArrayOptions, fromArray } from './array/from-array.ts';
+export { isLazyArray, LazyArray } from './array/lazy-array.ts';
+export { NDArray, ndarray } from './array/ndarray.ts';
+export { computeChunkSizes, persist } from './array/persist.ts';
+export { random } from './array/random.ts';
+export { normalizeChunks } from './chunking/normalize.ts';
+export type { ChunkSpec, Chunks, Size } from './chunking/types.ts';
+export { type Config, config, configure, resetConfig } from './config.ts';
+export type { ProgressEvent } from './diagnostics/progress.ts';
+export * from './errors.ts';
+export { defineKernels } from './kernels/define-kernels.ts';
+export { shutdownDefaultPool as shutdown, ThreadPoolExecutor } from './workers/pool.ts';
+export type { Executor, TaskPayload } from './workers/types.ts';
