@@ -4,7 +4,7 @@
 import { resultType } from '../array/dtype.ts';
 import { type ArrayLike, asLazy } from '../array/from-array.ts';
 import { LazyArray } from '../array/lazy-array.ts';
-import { formatTuple } from '../chunking/format.ts';
+import { formatTuple, formatValue } from '../chunking/format.ts';
 import type { Size } from '../chunking/types.ts';
 import { commonRefinement } from '../chunking/unify.ts';
 import { ChunkError, ShapeError, ValueError } from '../errors.ts';
@@ -66,7 +66,7 @@ export function stack(arrays: readonly ArrayLike[], opts: { axis?: number } = {}
 
 function checkArrays(fn: string, arrays: readonly ArrayLike[]): LazyArray[] {
   if (!Array.isArray(arrays) || arrays.length === 0) {
-    throw new ValueError(`${fn}: needs a non-empty list of arrays, got ${String(arrays)}`);
+    throw new ValueError(`${fn}: needs a non-empty list of arrays, got ${formatValue(arrays)}`);
   }
   return arrays.map((x) => asLazy(x));
 }

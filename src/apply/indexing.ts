@@ -27,7 +27,7 @@ export type Index = string | IndexArg | readonly IndexArg[] | LazyArray;
 /** Index items from any accepted form; NDArrays become Int32Arrays. */
 function toItems(fn: string, index: Exclude<Index, LazyArray>): IndexItem[] {
   const raw: readonly unknown[] =
-    typeof index === 'string' ? parseIndex(index) : Array.isArray(index) ? index : [index];
+    typeof index === 'string' ? parseIndex(index, fn) : Array.isArray(index) ? index : [index];
   return raw.map((item) => {
     if (item instanceof LazyArray) {
       throw new IndexError(

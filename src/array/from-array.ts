@@ -1,15 +1,16 @@
 // fromArray: wrap eager data (TypedArray, NDArray, nested arrays) as a chunked LazyArray.
 // The data is copied once into shared memory; each block is a getter task slicing it.
 
+import { formatTuple } from '../chunking/format.ts';
 import { normalizeChunks } from '../chunking/normalize.ts';
 import type { ChunkSpec, Chunks } from '../chunking/types.ts';
-import { ValueError } from '../errors.ts';
+import { ShapeError } from '../errors.ts';
 import { defineLayer } from '../graph/define-layer.ts';
 import type { Layer } from '../graph/layer.ts';
 import { hashData, tokenize } from '../graph/tokenize.ts';
 import { allocate, checkDType, type DType, type TypedArray } from './dtype.ts';
 import { LazyArray } from './lazy-array.ts';
-import { NDArray, type Nested, ndarray } from './ndarray.ts';
+import { flattenNested, NDArray, type Nested, ndarray } from './ndarray.ts';
 
 /** Anything fromArray accepts. */
 export type ArrayData = NDArray | TypedArray | Nested;
@@ -26,13 +27,15 @@ let uniqueCounter = 0;
 
 function toShared(fn: string, data: ArrayData, opts: FromArrayOptions): NDArray {
   const dtype = opts.dtype === undefined ? undefined : checkDType(fn, opts.dtype);
-  let arr =
-    data instanceof NDArray ? data : ndarray(data as TypedArray | Nested, opts.shape, dtype);
+  // Nested data is checked here so a ragged list is reported under the caller's name; the
+  // declared shape is applied below, where a mismatch names `fn` too.
+  if (!(data instanceof NDArray) && !ArrayBuffer.isView(data)) flattenNested(fn, data);
+  let arr = data instanceof NDArray ? data : ndarray(data as TypedArray | Nested, undefined, dtype);
   if (dtype !== undefined && arr.dtype !== dtype) arr = ndarray(arr.data, arr.shape, dtype);
   if (opts.shape !== undefined && arr.shape.join() !== opts.shape.join()) {
     if (arr.size !== opts.shape.reduce((a, b) => a * b, 1)) {
-      throw new ValueError(
-        `${fn}: shape [${opts.shape.join(', ')}] does not fit ${arr.size} elements`,
+      throw new ShapeError(
+        `${fn}: shape ${formatTuple(opts.shape)} does not fit ${arr.size} elements`,
       );
     }
     arr = new NDArray(arr.data, opts.shape, arr.dtype);

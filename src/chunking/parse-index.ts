@@ -21,12 +21,13 @@ const NEW_AXIS = new Set(['None', 'newaxis', 'np.newaxis', 'numpy.newaxis']);
 /**
  * Parse NumPy index syntax. Parts are separated by commas (a trailing comma is allowed);
  * each is an integer, a slice `a:b:c` (parts optional), `None`/`newaxis`, `...`/`Ellipsis`,
- * or an integer list `[0, 2, -1]`. An empty text is the empty index `()`.
+ * or an integer list `[0, 2, -1]`. An empty text is the empty index `()`. `fn` names the
+ * public function in error messages (x.get parses with 'get').
  * @example
  * parseIndex('1:5, ::-1, None, ..., 3'); // [{ start: 1, stop: 5 }, { step: -1 }, null, '...', 3]
  */
-export function parseIndex(text: string): IndexItem[] {
-  const p = new Parser(text);
+export function parseIndex(text: string, fn = 'parseIndex'): IndexItem[] {
+  const p = new Parser(text, fn);
   const items: IndexItem[] = [];
   p.skipSpace();
   while (!p.done()) {
@@ -41,7 +42,10 @@ export function parseIndex(text: string): IndexItem[] {
 
 class Parser {
   private pos = 0;
-  constructor(private readonly text: string) {}
+  constructor(
+    private readonly text: string,
+    private readonly fn: string,
+  ) {}
 
   done(): boolean {
     return this.pos >= this.text.length;
@@ -59,7 +63,7 @@ class Parser {
   fail(what: string): never {
     const found = this.done() ? 'end of text' : `'${this.text[this.pos]}'`;
     throw new IndexError(
-      `parseIndex: cannot parse ${JSON.stringify(this.text)}: ${what} at position ${this.pos}, found ${found}`,
+      `${this.fn}: cannot parse ${JSON.stringify(this.text)}: ${what} at position ${this.pos}, found ${found}`,
     );
   }
 

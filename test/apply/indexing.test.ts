@@ -105,7 +105,7 @@ describe('getIndex', () => {
       'IndexError',
       /^get: index 7 is out of bounds for axis 0 with size 5/,
     ],
-    ['unparsable text', '1:2:3:4', 'IndexError', /^parseIndex: cannot parse "1:2:3:4"/],
+    ['unparsable text', '1:2:3:4', 'IndexError', /^get: cannot parse "1:2:3:4"/],
     ['float NDArray', ndarray([1, 2]), 'IndexError', /^get: index array of dtype 'float64'/],
   ])('error: %s', (_, index, tag, text) => {
     const x = fromArray(randomDense([5, 4]), { chunks: 2 });
