@@ -198,6 +198,16 @@ describe('unknown sizes', () => {
     for (let i = 0; i < 12; i++)
       if (rows.data[3 * i]! > 0) want.push(...[0, 1, 2].map((j) => 2 * at(rows, [i, j])));
     expectArray(await compute(y), { shape: [want.length / 3, 3], data: want });
+    // known axes in several chunks are rechunked, unknown ones gathered inside the task
+    const split = rechunk(kept, { 1: [1, 2] });
+    expect(split.chunks).toEqual([
+      [null, null, null],
+      [1, 2],
+    ]);
+    expectArray(await compute(lazyApply(double, split)), {
+      shape: [want.length / 3, 3],
+      data: want,
+    });
   });
 });
 
@@ -290,12 +300,33 @@ describe('results, arguments and errors', () => {
   });
 
   test('17: eager inputs, and nesting in other lazy expressions', async () => {
-    const nd = new NDArray(new Float64Array([1, 2, 3, 4, 5, 6]), [2, 3], 'float64');
+    const nd = new NDArray(new Float64Array([3, 1, 2, 6, 5, 4]), [2, 3], 'float64');
     const a = lazyApply(double, nd);
     const b = lazyApply(double, new Int32Array([1, 2, 3]));
     expect([a.shape, b.shape, b.dtype]).toEqual([[2, 3], [3], 'int32']);
-    const c = lazyApply(lazyKernels.sortRows, rechunk(add(a, b), [1, 3]), { axis: 1 });
-    const total = sum(lazyApply(double, c));
+    // lazyApply output → rechunk → lazyApply → elementwise → lazyApply → reduction
+    const c = lazyApply(lazyKernels.sortRows, rechunk(a, [1, 3]), { axis: 1 });
+    expectArray(await compute(c), { shape: [2, 3], data: [2, 4, 6, 8, 10, 12] });
+    const total = sum(lazyApply(double, add(c, b)));
     expectArray(await compute(total), { shape: [], data: [2 * (42 + 2 * 12)] });
+  });
+
+  test('7: names are deterministic and follow every parameter', () => {
+    const f = (v: NDArray, _s: unknown, kw?: unknown) => (kw === undefined ? v.data : v.data);
+    const name = (args: Parameters<typeof lazyApply>[1], opts = {}) =>
+      lazyApply(f, args, opts).name;
+    expect(name([x, 1])).toBe(name([x, 1]));
+    expect(name([x, 1])).not.toBe(name([x, 2]));
+    expect(name([x, 1], { kwargs: { k: 1 } })).toBe(name([x, 1], { kwargs: { k: 1 } }));
+    expect(name([x, 1], { kwargs: { k: 1 } })).not.toBe(name([x, 1], { kwargs: { k: 2 } }));
+    expect(name([x, 1], { dtype: 'int32' })).not.toBe(name([x, 1]));
+    expect(name([x, 1], { name: 'smooth' })).toMatch(/^lazy-apply-smooth-/);
+  });
+
+  test('0-d inputs and outputs', async () => {
+    const zero = new NDArray(new Float64Array([2.5]), [], 'float64');
+    const y = lazyApply((v: NDArray, k: number) => v.data[0]! * k, [zero, 4]);
+    expect([y.shape, y.chunks]).toEqual([[], []]);
+    expectArray(await compute(y), { dtype: 'float64', shape: [], data: [10] });
   });
 });
