@@ -46,6 +46,9 @@ const FN = 'lazyApply';
  * last. `fn` may return an NDArray, a TypedArray, a number or nested number arrays; results
  * are coerced to the declared shape (`null` = unknown size) and dtype. Several shapes give
  * several outputs (fn returns an array of results; it runs once for all of them).
+ * A JS array as `args` is the argument list: pass nested-array data as `[data]`. Layer
+ * names and task keys read `lazy-apply-<fn name or opts.name>-<hash>`. `asHost` is accepted
+ * and a no-op while every array lives on the CPU.
  * @example
  * const sortRows = (x: NDArray) => {
  *   const out = x.data.slice();
