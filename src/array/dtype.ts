@@ -69,13 +69,30 @@ export function itemsize(dtype: DType): number {
   return ctors[dtype].BYTES_PER_ELEMENT;
 }
 
+// Creating a SharedArrayBuffer costs microseconds, as much as a whole small task: small
+// arrays are carved from shared slabs instead (a slab lives while any view of it does).
+const SLAB_BYTES = 256 * 1024;
+const SMALL_BYTES = 4096;
+let slab = new SharedArrayBuffer(SLAB_BYTES);
+let slabUsed = 0;
+
 /**
  * A zeroed TypedArray of `length` elements on a SharedArrayBuffer, so worker threads
  * can read and write it without copies.
+ * @example
+ * const a = allocate('float32', 1024); // Float32Array on shared memory
  */
 export function allocate(dtype: DType, length: number): TypedArray {
   const C = ctors[dtype];
-  return new C(new SharedArrayBuffer(length * C.BYTES_PER_ELEMENT), 0, length);
+  const bytes = length * C.BYTES_PER_ELEMENT;
+  if (bytes > SMALL_BYTES) return new C(new SharedArrayBuffer(bytes), 0, length);
+  if (slabUsed + bytes > SLAB_BYTES) {
+    slab = new SharedArrayBuffer(SLAB_BYTES);
+    slabUsed = 0;
+  }
+  const out = new C(slab, slabUsed, length);
+  slabUsed += (bytes + 7) & ~7;
+  return out;
 }
 
 /** The dtype a TypedArray stores (Uint8Array reads as uint8). */

@@ -7,7 +7,14 @@ import { substituteInputs } from '../kernels/cpu/expr.ts';
 import { type BlockRef, gridOf, type Layer, type TaskSpec } from './layer.ts';
 import { type LayerGraph, layerGraph, sortedLayers } from './layer-graph.ts';
 
-type Step = { kernel: string; params: unknown; inputs: number[]; mainThread?: boolean };
+type Step = {
+  kernel: string;
+  params: unknown;
+  inputs: number[];
+  mainThread?: boolean | undefined;
+  /** For merged steps: the index of the step they came from. */
+  origin?: number;
+};
 
 const sameGrid = (a: Layer, b: Layer): boolean => gridOf(a).join() === gridOf(b).join();
 
@@ -61,46 +68,44 @@ export function fuseLayers(outputs: readonly Layer[]): Layer[] {
 }
 
 function fusedLayer(group: readonly Layer[], mapDep: (d: Layer) => Layer): Layer {
-  const memberSet = new Set(group);
+  const memberIndex = new Map(group.map((m, i) => [m, i]));
   const external: Layer[] = [];
   const extIndex = new Map<Layer, number>();
-  for (const m of group) {
-    for (const d of m.deps) {
-      if (memberSet.has(d) || extIndex.has(d)) continue;
-      extIndex.set(d, external.length);
-      external.push(d);
-    }
-  }
+  // role of each member's dep: a step (-k - 1) or an external layer (e >= 0)
+  const roles = group.map((m) =>
+    m.deps.map((d) => {
+      const k = memberIndex.get(d);
+      if (k !== undefined) return -k - 1;
+      let e = extIndex.get(d);
+      if (e === undefined) {
+        e = external.push(d) - 1;
+        extIndex.set(d, e);
+      }
+      return e;
+    }),
+  );
   const root = group[group.length - 1]!;
+  const cache = new MergeCache();
   const task = (block: readonly number[]): TaskSpec => {
     const inputs: BlockRef[] = [];
-    const inputIds = new Map<string, number>();
-    const stepOf = new Map<Layer, number>();
     const steps: Step[] = [];
-    for (const m of group) {
-      const spec = m.task(block);
-      const refs = spec.inputs.map(([dep, blk]) => {
-        const d = m.deps[dep]!;
-        const s = stepOf.get(d);
-        if (s !== undefined) return -s - 1;
-        const key = `${extIndex.get(d)}|${blk.join(',')}`;
-        let id = inputIds.get(key);
-        if (id === undefined) {
-          id = inputs.length;
-          inputIds.set(key, id);
-          inputs.push([extIndex.get(d)!, blk]);
-        }
-        return id;
-      });
-      stepOf.set(m, steps.length);
+    for (let k = 0; k < group.length; k++) {
+      const spec = group[k]!.task(block);
+      const role = roles[k]!;
+      const refs = new Array<number>(spec.inputs.length);
+      for (let i = 0; i < refs.length; i++) {
+        const [dep, blk] = spec.inputs[i]!;
+        const r = role[dep]!;
+        refs[i] = r < 0 ? r : externalInput(inputs, r, blk);
+      }
       steps.push({
         kernel: spec.kernel,
         params: spec.params,
         inputs: refs,
-        ...(spec.mainThread ? { mainThread: true } : {}),
+        mainThread: spec.mainThread,
       });
     }
-    return collapse(mergeElementwise(steps), inputs);
+    return collapse(cache.merge(steps), inputs);
   };
   return Object.freeze({
     name: root.name,
@@ -114,9 +119,58 @@ function fusedLayer(group: readonly Layer[], mapDep: (d: Layer) => Layer): Layer
   });
 }
 
+/** Index of external block (e, blk) in `inputs`, appending it when new. */
+function externalInput(inputs: BlockRef[], e: number, blk: readonly number[]): number {
+  for (let j = 0; j < inputs.length; j++) {
+    const [e2, b2] = inputs[j]!;
+    if (e2 === e && sameBlock(b2, blk)) return j;
+  }
+  return inputs.push([e, blk]) - 1;
+}
+
+function sameBlock(a: readonly number[], b: readonly number[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+/**
+ * Merging elementwise steps depends only on kernels, params and input wiring, which repeat
+ * from block to block (layers share one params object across blocks): remember the last.
+ */
+class MergeCache {
+  private key: Step[] | undefined;
+  private value: Step[] | undefined;
+
+  merge(steps: Step[]): Step[] {
+    const cached = this.value;
+    if (this.key === undefined || cached === undefined || !sameWiring(this.key, steps)) {
+      this.key = steps;
+      this.value = mergeElementwise(steps);
+      return this.value;
+    }
+    // same wiring and 'ew' params; other steps may carry per-block params
+    let same = true;
+    for (let k = 0; k < steps.length && same; k++) same = steps[k]!.params === this.key[k]!.params;
+    if (same) return cached;
+    return cached.map((m) => (m.kernel === 'ew' ? m : { ...m, params: steps[m.origin!]!.params }));
+  }
+}
+
+function sameWiring(a: readonly Step[], b: readonly Step[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let k = 0; k < a.length; k++) {
+    const x = a[k]!;
+    const y = b[k]!;
+    if (x.kernel !== y.kernel || !sameBlock(x.inputs, y.inputs)) return false;
+    if (x.kernel === 'ew' && x.params !== y.params) return false;
+  }
+  return true;
+}
+
 /** A fused task that is a single step over external inputs is that step's task. */
 function collapse(steps: Step[], inputs: BlockRef[]): TaskSpec {
-  const main = steps.some((s) => s.mainThread) ? { mainThread: true } : {};
+  const main = steps.some((st) => st.mainThread) ? { mainThread: true } : {};
   if (steps.length === 1) {
     const [s] = steps;
     return {
@@ -137,7 +191,7 @@ function mergeElementwise(steps: Step[]): Step[] {
   const uses = new Int32Array(steps.length);
   for (const s of steps) for (const i of s.inputs) if (i < 0) uses[-i - 1]!++;
   const dead = new Uint8Array(steps.length);
-  const merged: Step[] = steps.map((s) => ({ ...s, inputs: [...s.inputs] }));
+  const merged: Step[] = steps.map((s, k) => ({ ...s, inputs: [...s.inputs], origin: k }));
   for (let j = 0; j < merged.length; j++) {
     const step = merged[j]!;
     if (step.kernel !== 'ew') continue;
@@ -156,7 +210,12 @@ function mergeElementwise(steps: Step[]): Step[] {
       dead[k] = 1;
       return substituteInputs((src.params as EwParams).expr, (i2) => leaf(src.inputs[i2]!));
     });
-    merged[j] = { kernel: 'ew', params: { expr, dtype: p.dtype } satisfies EwParams, inputs: refs };
+    merged[j] = {
+      kernel: 'ew',
+      params: { expr, dtype: p.dtype } satisfies EwParams,
+      inputs: refs,
+      origin: j,
+    };
   }
   // drop dead steps and renumber step references
   const newIndex = new Int32Array(merged.length).fill(-1);
