@@ -354,6 +354,30 @@ describe('method forms on LazyArray', () => {
   });
 });
 
+describe('data model', () => {
+  test('NDArray: ndarray(data, shape, dtype), get(i, j), toNested()', () => {
+    const a = ndarray([1, 2, 3, 4], [2, 2], 'int32');
+    expect([a.dtype, a.shape, a.get(1, 0)]).toEqual(['int32', [2, 2], 3]);
+    expect(a.toNested()).toEqual([
+      [1, 2],
+      [3, 4],
+    ]);
+  });
+
+  test('LazyArray: shape, chunks, dtype, ndim, size, nbytes, numBlocks, name, device', () => {
+    const x = ones([10, 7], { chunks: [4, 5], dtype: 'float32' });
+    expect(x.shape).toEqual([10, 7]);
+    expect(x.chunks).toEqual([
+      [4, 4, 2],
+      [5, 2],
+    ]);
+    expect([x.dtype, x.ndim, x.size, x.nbytes, x.device]).toEqual(['float32', 2, 70, 280, 'cpu']);
+    expect(x.numBlocks).toEqual([3, 2]);
+    expect(x.name).toMatch(/^ones-/);
+    expect(String(x)).toContain(x.name);
+  });
+});
+
 describe('functional forms take numbers and eager data', () => {
   test('add(x, 1), subtract(2, x), sum(NDArray), add(nested, TypedArray)', async () => {
     const x = fromArray([1, 2, 3], { chunks: 2 });
