@@ -86,6 +86,10 @@ describe('shared intermediates', () => {
     expect([sa!.data[0], sb!.data[0]]).toEqual([800, 800]);
     expect(calls()).toBe(4);
   });
+  // orderTasks walks each output's tree whole before the next, so every block of an
+  // intermediate shared by two outputs is held until the second tree runs (100 shared
+  // blocks → peak 113 live chunks); Dask's order would interleave the two consumers.
+  test.todo('compute(a, b) sharing an intermediate keeps only a few of its blocks live');
 });
 
 describe('release: live chunks stay bounded', () => {
