@@ -3,6 +3,8 @@
 
 import { describe, expect, test } from 'vitest';
 import { add } from '../../src/apply/elementwise-arith.ts';
+import { greater } from '../../src/apply/elementwise-logic.ts';
+import { mask } from '../../src/apply/indexing.ts';
 import { lazyApply } from '../../src/apply/lazy-apply.ts';
 import { mapBlocks } from '../../src/apply/map-blocks.ts';
 import { rechunk } from '../../src/apply/rechunk.ts';
@@ -173,6 +175,14 @@ describe('unknown sizes', () => {
     expectArray(rc!, { dtype: 'int32', shape: [4], data: [2, 2, 3, 1] });
     const sized = await computeChunkSizes(counts!);
     expect([sized.shape, sized.chunks]).toEqual([[4], [[4]]]);
+  });
+
+  test('9: an input of unknown length from mask, shape omitted: the output keeps the unknown size', async () => {
+    const m = mask(x, greater(x, 2));
+    expect(m.chunks).toEqual([[null, null, null]]);
+    const y = lazyApply(double, m);
+    expect([y.shape, y.chunks]).toEqual([[null], [[null]]]);
+    expectArray(await compute(y), { dtype: 'float64', shape: [4], data: [6, 6, 6, 10] });
   });
 
   test('9: an input of unknown length (several unknown blocks) gives an output of unknown size', async () => {
