@@ -1,22 +1,56 @@
 // Memory-aware static order of a task table: a depth-first post-order from the outputs,
-// so one branch (a reduction subtree, an output block) finishes before the next starts.
+// so one branch (a reduction subtree, an output block) finishes before the next starts;
+// a task whose inputs have all been ordered is ordered at once, so shared inputs free early.
 
 import type { TaskTable } from './materialize.ts';
 
+/** Dependents of every task, as CSR: `start[t] .. start[t + 1]` into `list`. */
+function dependentsOf(table: TaskTable): { start: Int32Array; list: Int32Array } {
+  const { count, deps } = table;
+  const start = new Int32Array(count + 1);
+  for (let i = 0; i < deps.length; i++) start[deps[i]! + 1]!++;
+  for (let t = 0; t < count; t++) start[t + 1]! += start[t]!;
+  const fill = start.slice(0, count);
+  const list = new Int32Array(deps.length);
+  for (let t = 0; t < count; t++) {
+    const s = table.depStart[t]!;
+    for (let i = 0; i < table.depCount[t]!; i++) list[fill[deps[s + i]!]!++] = t;
+  }
+  return { start, list };
+}
+
 /**
- * Priority of every task (lower runs first): its position in a depth-first post-order
- * walk from the output blocks, visiting each task's inputs in kernel order. Dependencies
- * always come before their dependents.
+ * Priority of every task (lower runs first): a depth-first post-order walk from the output
+ * blocks, visiting each task's inputs in kernel order; whenever every input of a task has
+ * been ordered, that task is ordered next. Dependencies always come before dependents.
  * @example
  * const prio = orderTasks(materializeTasks([y.layer]));
  */
 export function orderTasks(table: TaskTable): Int32Array {
   const { count, depStart, depCount, deps } = table;
   const priority = new Int32Array(count).fill(-1);
-  const visiting = new Uint8Array(count);
+  const missing = depCount.slice(); // inputs not yet ordered
+  const { start, list } = dependentsOf(table);
   const stackTask = new Int32Array(count);
   const stackNext = new Int32Array(count);
+  const visiting = new Uint8Array(count);
+  const ready: number[] = [];
   let next = 0;
+
+  const assign = (t: number): void => {
+    priority[t] = next++;
+    for (let i = start[t]!; i < start[t + 1]!; i++) {
+      const d = list[i]!;
+      if (--missing[d]! === 0 && !visiting[d]) ready.push(d);
+    }
+  };
+  const drain = (): void => {
+    while (ready.length > 0) {
+      const d = ready.pop()!;
+      if (priority[d]! < 0 && !visiting[d]) assign(d);
+    }
+  };
+
   for (const out of table.outputs) {
     for (const root of out) {
       if (priority[root]! >= 0) continue;
@@ -37,8 +71,10 @@ export function orderTasks(table: TaskTable): Int32Array {
             stackNext[sp] = 0;
           }
         } else {
-          priority[t] = next++;
+          visiting[t] = 0;
+          if (priority[t]! < 0) assign(t);
           sp--;
+          drain();
         }
       }
     }

@@ -3,7 +3,7 @@
 
 import fc from 'fast-check';
 import { expect } from 'vitest';
-import { type DType, typedArrayCtor, type TypedArray } from '../../src/array/dtype.ts';
+import { type DType, type TypedArray, typedArrayCtor } from '../../src/array/dtype.ts';
 import { cStrides, NDArray, shapeSize } from '../../src/array/ndarray.ts';
 
 /** A small deterministic PRNG (mulberry32) for test data. */
@@ -59,7 +59,10 @@ export function arbShapeAndChunks(maxNdim = 3, maxSize = 9) {
 }
 
 /** Element of a dense array at a multi-index. */
-export function at(x: { shape: readonly number[]; data: ArrayLike<number> }, idx: readonly number[]): number {
+export function at(
+  x: { shape: readonly number[]; data: ArrayLike<number> },
+  idx: readonly number[],
+): number {
   const st = cStrides(x.shape);
   let off = 0;
   for (let i = 0; i < idx.length; i++) off += idx[i]! * st[i]!;
