@@ -1,14 +1,13 @@
 // Issue 2 figures: building and materializing a 1,000,000-task graph (x of 1000 × 1000
 // blocks, elementwise + sum), and the sync scheduler's per-task overhead on 100,000 tasks.
 
+import { readFileSync } from 'node:fs';
 import { fuseLayers } from '../src/graph/fuse.ts';
 import { materializeTasks, runnableCount } from '../src/graph/materialize.ts';
 import { orderTasks } from '../src/graph/order.ts';
 import { add, compute, ones, random } from '../src/index.ts';
 import { field, runDask } from './dask.ts';
 import { report, time } from './timing.ts';
-
-import { readFileSync } from 'node:fs';
 
 /** Heap plus typed-array buffers, in MB (the task table lives in typed arrays). */
 function heapMB(): number {
@@ -19,7 +18,9 @@ function heapMB(): number {
 
 /** Peak resident set (VmHWM) in MB. */
 function peakRssMB(): number {
-  const line = readFileSync('/proc/self/status', 'utf8').split('\n').find((l) => l.startsWith('VmHWM:'));
+  const line = readFileSync('/proc/self/status', 'utf8')
+    .split('\n')
+    .find((l) => l.startsWith('VmHWM:'));
   return Number(line?.split(/\s+/)[1] ?? 0) / 1024;
 }
 
