@@ -5,6 +5,8 @@ import type { FusedParams } from '../kernels/builtins.ts';
 import type { EwParams, Expr } from '../kernels/cpu/expr.ts';
 import { substituteInputs } from '../kernels/cpu/expr.ts';
 import { type BlockRef, gridOf, type Layer, type TaskSpec } from './layer.ts';
+import { ViewFolder } from './fuse-views.ts';
+import { inlineSourceViews } from './inline-sources.ts';
 import { type LayerGraph, layerGraph, sortedLayers } from './layer-graph.ts';
 
 type Step = {
@@ -31,7 +33,8 @@ function absorbable(g: LayerGraph, layer: Layer, outputs: ReadonlySet<string>): 
  * @example
  * const [y2] = fuseLayers([x.mul(2).add(1).layer]); // one 'ew' task per block
  */
-export function fuseLayers(outputs: readonly Layer[]): Layer[] {
+export function fuseLayers(given: readonly Layer[]): Layer[] {
+  const outputs = inlineSourceViews(given);
   const g = layerGraph(outputs);
   const outNames = new Set(outputs.map((l) => l.name));
   const absorbedInto = new Map<string, string>();
@@ -86,6 +89,7 @@ function fusedLayer(group: readonly Layer[], mapDep: (d: Layer) => Layer): Layer
   );
   const root = group[group.length - 1]!;
   const cache = new MergeCache();
+  const views = new ViewFolder();
   const task = (block: readonly number[]): TaskSpec => {
     const inputs: BlockRef[] = [];
     const steps: Step[] = [];
@@ -105,7 +109,7 @@ function fusedLayer(group: readonly Layer[], mapDep: (d: Layer) => Layer): Layer
         mainThread: spec.mainThread,
       });
     }
-    return collapse(cache.merge(steps), inputs);
+    return collapse(views.fold(cache.merge(steps)), inputs);
   };
   return Object.freeze({
     name: root.name,

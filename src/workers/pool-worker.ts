@@ -47,6 +47,9 @@ const ENTRY = new URL(
 // A worker inherits the parent's flags; loaders given as flags break a .mjs bootstrap that
 // registers tsx itself, so they are left out.
 const LOADER_FLAG = /^--(import|loader|experimental-loader|require)$/;
+// V8 flags are process-wide and a Worker refuses them in its execArgv (--expose-gc from a
+// benchmark runner, heap sizes): they already apply to every thread.
+const PROCESS_WIDE = /^--(expose[-_]gc|max[-_]old[-_]space[-_]size|max[-_]semi[-_]space[-_]size)(=|$)/;
 
 function workerExecArgv(): string[] {
   const out: string[] = [];
@@ -54,7 +57,9 @@ function workerExecArgv(): string[] {
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!;
     if (LOADER_FLAG.test(a)) i++;
-    else if (!/^--(import|loader|experimental-loader|require)=/.test(a)) out.push(a);
+    else if (!/^--(import|loader|experimental-loader|require)=/.test(a) && !PROCESS_WIDE.test(a)) {
+      out.push(a);
+    }
   }
   return out;
 }

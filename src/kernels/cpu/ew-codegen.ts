@@ -239,6 +239,27 @@ class BodyBuilder {
   }
 }
 
+/**
+ * The statements computing `expr` for one element from locals `v0`, `v1`, … (the input
+ * values), and the code of its value as a block of its dtype would store it: for loops that
+ * use each value at once instead of storing it (fused reductions).
+ * @example
+ * elementSource({ op: 'add', args: [{ in: 0 }, { const: 1 }], dtype: 'float64' }, ['float64']);
+ * // { lines: 'const t0 = (v0 + 1);', value: 't0', used: [0] }
+ */
+export function elementSource(
+  expr: Expr,
+  inputDtypes: readonly DType[],
+): { lines: string; value: string; used: number[] } {
+  const b = new BodyBuilder(inputDtypes);
+  const root = b.emit(expr, false);
+  return {
+    lines: b.lines.join('\n'),
+    value: root.code,
+    used: [...b.usedInputs].sort((p, q) => p - q),
+  };
+}
+
 /** A stable string of an expression (NaN, ±Infinity and -0 kept apart). */
 export function exprKey(e: Expr): string {
   if ('in' in e) return `$${e.in}`;

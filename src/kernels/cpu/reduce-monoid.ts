@@ -69,6 +69,22 @@ const monoids: Record<MonoidOp, Monoid> = {
   all: { runs: () => allRuns, accDtype: () => 'bool', identity: () => 1 },
 };
 
+/**
+ * The loops, accumulator dtype and identity of a monoid reduction of `blockDtype` blocks
+ * (for kernels that reduce values as they produce them, such as 'ew-reduce').
+ * @example
+ * monoidSetup('sum', 'int32', 'int32').accDtype; // 'float64'
+ */
+export function monoidSetup(
+  op: MonoidOp,
+  blockDtype: DType,
+  outDtype: DType,
+): { runs: RunOp; accDtype: DType; identity: number } {
+  const m = monoids[op];
+  const accDtype = m.accDtype(blockDtype);
+  return { runs: m.runs(outDtype), accDtype, identity: m.identity(accDtype) };
+}
+
 /** A 0-d float64 block holding `v`. */
 export function scalarBlock(v: number): NDArray {
   const d = allocate('float64', 1);

@@ -1,0 +1,87 @@
+// Fused sums row by row: the block of an elementwise expression is walked as rows (runs of
+// the reduction, or pieces of them) and each row is summed by a compiled row loop straight
+// from the inputs, in the order 'reduce-partial' would sum the materialized block.
+
+import type { TypedArray } from '../../array/dtype.ts';
+import { accumulateRowLoop, foldRowLoop, type RowMode } from './ew-rows.ts';
+import type { TileEvaluator } from './ew-view.ts';
+import type { RunLayout } from './reduce-runs.ts';
+
+/** Rows shorter than this cost more in calls than they save: other paths take them. */
+const MIN_ROW = 8;
+
+/** Output offset of run `r` (runs in C order over the layout's outer groups). */
+export function runOutput(layout: RunLayout, r: number): number {
+  let o = 0;
+  for (let g = layout.outer.length - 1; g >= 0; g--) {
+    const { size, outStride } = layout.outer[g]!;
+    o += (r % size) * outStride;
+    r = Math.floor(r / size);
+  }
+  return o;
+}
+
+/**
+ * Length of the rows: the shorter of the reduction's runs and the longest suffix of axes
+ * every input steps through evenly (both are products of trailing axes, so one divides
+ * the other), and the first axis of that suffix.
+ */
+function rowShape(ev: TileEvaluator, n: number): { len: number; first: number } {
+  const { shape, full } = ev;
+  let len = 1;
+  let first = shape.length;
+  let prev = -1;
+  for (let ax = shape.length - 1; ax >= 0; ax--) {
+    if (shape[ax] === 1) {
+      if (len > 1) first = ax;
+      continue;
+    }
+    if (prev >= 0 && !full.every((st) => st[ax] === st[prev]! * shape[prev]!)) break;
+    if (len * shape[ax]! > n) break;
+    len *= shape[ax]!;
+    first = ax;
+    prev = ax;
+  }
+  return { len, first };
+}
+
+/**
+ * Sum (or mean's sum) of the expression of `ev` into `acc` along `layout`; false when the
+ * rows would be too short (the caller takes another path).
+ */
+export function sumRows(ev: TileEvaluator, layout: RunLayout, acc: TypedArray): boolean {
+  if ('const' in ev.expr) return false;
+  const { n, reduced } = layout;
+  const { len, first } = rowShape(ev, n);
+  if (len < MIN_ROW || n % len !== 0) return false;
+  let last = ev.shape.length - 1;
+  while (last > 0 && ev.shape[last] === 1) last--;
+  const st = ev.full.map((s) => s[last] ?? 0);
+  const modes = st.map((s): RowMode => (s === 1 ? 'c' : s === 0 ? 's' : 'g'));
+  const dtypes = ev.ops.map((o) => o.dtype);
+  const ins = ev.ops.map((o) => o.data);
+  const fold = reduced ? foldRowLoop(ev.expr, dtypes, modes) : undefined;
+  const accumulate = reduced ? undefined : accumulateRowLoop(ev.expr, dtypes, modes);
+  const lane = new Float64Array(4);
+  const p = ev.ops.map(() => 0);
+  const idx = new Array<number>(first).fill(0);
+  const rows = ev.shape.reduce((a, b) => a * b, 1) / len;
+  let o = 0;
+  for (let r = 0, e = 0; r < rows; r++, e += len) {
+    const j = e % n;
+    if (j === 0) o = runOutput(layout, e / n);
+    if (fold) {
+      if (j === 0) lane.fill(0);
+      fold(ins, p, st, len, lane, j, n);
+      if (j + len === n) acc[o] = acc[o]! + (lane[0]! + lane[1]! + (lane[2]! + lane[3]!));
+    } else accumulate!(ins, p, st, len, acc, o + j);
+    // odometer over the axes before the rows
+    for (let ax = first - 1; ax >= 0; ax--) {
+      for (let k = 0; k < p.length; k++) p[k]! += ev.full[k]![ax]!;
+      if (++idx[ax]! < ev.shape[ax]!) break;
+      for (let k = 0; k < p.length; k++) p[k]! -= ev.full[k]![ax]! * ev.shape[ax]!;
+      idx[ax] = 0;
+    }
+  }
+  return true;
+}
