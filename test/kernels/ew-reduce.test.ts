@@ -194,6 +194,35 @@ test.each([
   }
 });
 
+test.each([
+  // a row that broadcasts along the leading axes cuts runs into rows (rows of one run)
+  [[6, 5, 40], [0]],
+  [
+    [6, 5, 40],
+    [0, 1],
+  ],
+  [[6, 5, 40], [1]],
+  [[6, 5, 40], [2]],
+  [
+    [6, 5, 40],
+    [0, 2],
+  ],
+])('x * row over %j, axes %j: rows cut from runs, bit for bit', (shape, axes) => {
+  const x = randomDense(shape, 'float64', 11);
+  const row = randomDense([shape[2]!], 'float64', 12);
+  const expr: Expr = { op: 'multiply', args: [{ in: 0 }, { in: 1 }], dtype: 'float64' };
+  for (const op of ['sum', 'mean'] as const) {
+    const reduce = { op, axes, dtype: 'float64' } as const;
+    const fused = ewReducePartial([x, row], {
+      expr,
+      dtype: 'float64',
+      views: [null, null],
+      reduce,
+    });
+    expectSame(fused, monoidPartial(evaluateExpr([x, row], { expr, dtype: 'float64' }), reduce));
+  }
+});
+
 describe('forEachTile', () => {
   test.each([
     [[10], 4],

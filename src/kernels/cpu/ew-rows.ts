@@ -15,30 +15,40 @@ import type { Expr } from './expr.ts';
 export type RowMode = 'c' | 'g' | 's';
 
 /**
- * Fold `len` elements (run positions j … j + len of a run of `n`) into `lane` (4 sums).
- * Input k's element i is ins[k][p[k] + i·st[k]].
+ * Fold `rows` rows of `len` elements into `lane` (four sums) and on into `acc`. Row r of
+ * input k starts at p[k] + r·rs[k]; its element i is at that + i·st[k]. The first row starts
+ * at position j of a run of `n`; whenever a run completes, its lanes are added to acc[o]
+ * (as sumRuns.foldRows does), the lanes restart and o advances by `os`.
  */
-export type FoldRow = (
+export type FoldRows = (
   ins: readonly TypedArray[],
   p: readonly number[],
   st: readonly number[],
+  rs: readonly number[],
+  rows: number,
   len: number,
   lane: Float64Array,
   j: number,
   n: number,
+  acc: TypedArray,
+  o: number,
+  os: number,
 ) => void;
 
-/** acc[o + i] += value i, for i < len. */
-export type AccumulateRow = (
+/** Add row r's element i into acc[o + r·os + i], for `rows` rows of `len` (inputs as FoldRows). */
+export type AccumulateRows = (
   ins: readonly TypedArray[],
   p: readonly number[],
   st: readonly number[],
+  rs: readonly number[],
+  rows: number,
   len: number,
   acc: TypedArray,
   o: number,
+  os: number,
 ) => void;
 
-const cache = new Map<string, FoldRow | AccumulateRow>();
+const cache = new Map<string, FoldRows | AccumulateRows>();
 const MAX_LOOPS = 1000;
 
 function exprKey(e: Expr): string {
@@ -59,8 +69,8 @@ function elementCode(
     .filter((k) => modes[k] !== 's')
     .map((k) =>
       modes[k] === 'c'
-        ? `const v${k} = a${k}[p${k} + ${at}];`
-        : `const v${k} = a${k}[p${k} + (${at}) * s${k}];`,
+        ? `const v${k} = a${k}[q${k} + ${at}];`
+        : `const v${k} = a${k}[q${k} + (${at}) * s${k}];`,
     );
   return `{ ${loads.join(' ')}\n${body.lines}\n${into}; }`;
 }
@@ -68,18 +78,27 @@ function elementCode(
 function prologue(used: readonly number[], modes: readonly RowMode[]): string {
   return used
     .map((k) => {
-      const head = `const a${k} = ins[${k}]; const p${k} = p[${k}];`;
-      if (modes[k] === 's') return `${head} const v${k} = a${k}[p${k}];`;
+      const head = `const a${k} = ins[${k}]; const p${k} = p[${k}]; const r${k} = rs[${k}];`;
       return modes[k] === 'g' ? `${head} const s${k} = st[${k}];` : head;
     })
     .join('\n');
+}
+
+/** Start of row r in each input (and the value of broadcast inputs). */
+function rowStart(used: readonly number[], modes: readonly RowMode[]): string {
+  return used
+    .map((k) => {
+      const q = `const q${k} = p${k} + r * r${k};`;
+      return modes[k] === 's' ? `${q} const v${k} = a${k}[q${k}];` : q;
+    })
+    .join(' ');
 }
 
 function compile<T>(key: string, source: () => string, params: string): T {
   let fn = cache.get(key);
   if (fn === undefined) {
     const factory = new Function('H', `return function row(${params}) {\n${source()}\n};`);
-    fn = factory(ewHelpers) as FoldRow;
+    fn = factory(ewHelpers) as FoldRows;
     if (cache.size >= MAX_LOOPS) cache.clear();
     cache.set(key, fn);
   }
@@ -87,25 +106,28 @@ function compile<T>(key: string, source: () => string, params: string): T {
 }
 
 /**
- * The fold-row loop of `expr` (see FoldRow).
+ * The fold loop of `expr` over rows (see FoldRows).
  * @example
- * const row = foldRowLoop({ in: 0 }, ['float64'], ['c']);
- * row([x.data], [0], [1], x.size, lane, 0, x.size); // lane holds sumRuns' four partial sums
+ * const fold = foldRowsLoop({ in: 0 }, ['float64'], ['c']);
+ * fold([x.data], [0], [1], [0], 1, x.size, lane, 0, x.size, acc, 0, 1); // acc[0] += sum(x)
  */
-export function foldRowLoop(
+export function foldRowsLoop(
   expr: Expr,
   dtypes: readonly DType[],
   modes: readonly RowMode[],
-): FoldRow {
+): FoldRows {
   const key = `fold|${exprKey(expr)}|${dtypes.join(',')}|${modes.join('')}`;
-  return compile<FoldRow>(
+  return compile<FoldRows>(
     key,
     () => {
       const body = elementSource(expr, dtypes);
       const el = (at: string, into: string) => elementCode(body, body.used, modes, at, into);
       return [
         prologue(body.used, modes),
-        'const end = j + len; const main = Math.min(end, n - (n % 4)); let i = 0;',
+        'const tail = n - (n % 4);',
+        'for (let r = 0; r < rows; r++) {',
+        rowStart(body.used, modes),
+        'const end = j + len; const main = end < tail ? end : tail; let i = 0;',
         `for (; j < main && (j & 3) !== 0; j++, i++) ${el('i', `lane[j & 3] += ${body.value}`)}`,
         'let l0 = lane[0], l1 = lane[1], l2 = lane[2], l3 = lane[3];',
         'for (; j + 3 < main; j += 4, i += 4) {',
@@ -117,32 +139,42 @@ export function foldRowLoop(
         'lane[0] = l0; lane[1] = l1; lane[2] = l2; lane[3] = l3;',
         `for (; j < main; j++, i++) ${el('i', `lane[j & 3] += ${body.value}`)}`,
         `for (; j < end; j++, i++) ${el('i', `lane[0] += ${body.value}`)}`,
+        'if (j === n) {',
+        'acc[o] = acc[o] + (lane[0] + lane[1] + (lane[2] + lane[3]));',
+        'lane[0] = 0; lane[1] = 0; lane[2] = 0; lane[3] = 0; j = 0; o += os;',
+        '}',
+        '}',
       ].join('\n');
     },
-    'ins, p, st, len, lane, j, n',
+    'ins, p, st, rs, rows, len, lane, j, n, acc, o, os',
   );
 }
 
 /**
- * The accumulate-row loop of `expr` (see AccumulateRow).
+ * The accumulate loop of `expr` over rows (see AccumulateRows).
  * @example
- * accumulateRowLoop({ in: 0 }, ['float64'], ['c'])([row], [0], [1], n, acc, 0); // acc += row
+ * accumulateRowsLoop({ in: 0 }, ['float64'], ['c'])([x.data], [0], [1], [n], m, n, acc, 0, 0);
+ * // acc[i] += x[r, i] for every row r
  */
-export function accumulateRowLoop(
+export function accumulateRowsLoop(
   expr: Expr,
   dtypes: readonly DType[],
   modes: readonly RowMode[],
-): AccumulateRow {
+): AccumulateRows {
   const key = `acc|${exprKey(expr)}|${dtypes.join(',')}|${modes.join('')}`;
-  return compile<AccumulateRow>(
+  return compile<AccumulateRows>(
     key,
     () => {
       const body = elementSource(expr, dtypes);
+      const add = `acc[o + i] = acc[o + i] + ${body.value}`;
       return [
         prologue(body.used, modes),
-        `for (let i = 0; i < len; i++) ${elementCode(body, body.used, modes, 'i', `acc[o + i] = acc[o + i] + ${body.value}`)}`,
+        'for (let r = 0; r < rows; r++, o += os) {',
+        rowStart(body.used, modes),
+        `for (let i = 0; i < len; i++) ${elementCode(body, body.used, modes, 'i', add)}`,
+        '}',
       ].join('\n');
     },
-    'ins, p, st, len, acc, o',
+    'ins, p, st, rs, rows, len, acc, o, os',
   );
 }

@@ -3,7 +3,7 @@
 // from the inputs, in the order 'reduce-partial' would sum the materialized block.
 
 import type { TypedArray } from '../../array/dtype.ts';
-import { accumulateRowLoop, foldRowLoop, type RowMode } from './ew-rows.ts';
+import { accumulateRowsLoop, foldRowsLoop, type RowMode } from './ew-rows.ts';
 import type { TileEvaluator } from './ew-view.ts';
 import type { RunLayout } from './reduce-runs.ts';
 
@@ -47,39 +47,47 @@ function rowShape(ev: TileEvaluator, n: number): { len: number; first: number } 
 
 /**
  * Sum (or mean's sum) of the expression of `ev` into `acc` along `layout`; false when the
- * rows would be too short (the caller takes another path).
+ * rows would be too short (the caller takes another path). One compiled call sums the rows
+ * along the axis before them; an odometer walks the axes further out.
  */
 export function sumRows(ev: TileEvaluator, layout: RunLayout, acc: TypedArray): boolean {
   if ('const' in ev.expr) return false;
+  const { shape, full } = ev;
   const { n, reduced } = layout;
   const { len, first } = rowShape(ev, n);
   if (len < MIN_ROW || n % len !== 0) return false;
-  let last = ev.shape.length - 1;
-  while (last > 0 && ev.shape[last] === 1) last--;
-  const st = ev.full.map((s) => s[last] ?? 0);
+  let last = shape.length - 1;
+  while (last > 0 && shape[last] === 1) last--;
+  let ra = first - 1;
+  while (ra >= 0 && shape[ra] === 1) ra--;
+  const st = full.map((s) => s[last] ?? 0);
+  const rs = full.map((s) => (ra >= 0 ? s[ra]! : 0));
+  const rows = ra >= 0 ? shape[ra]! : 1;
   const modes = st.map((s): RowMode => (s === 1 ? 'c' : s === 0 ? 's' : 'g'));
   const dtypes = ev.ops.map((o) => o.dtype);
   const ins = ev.ops.map((o) => o.data);
-  const fold = reduced ? foldRowLoop(ev.expr, dtypes, modes) : undefined;
-  const accumulate = reduced ? undefined : accumulateRowLoop(ev.expr, dtypes, modes);
+  // consecutive runs along the row axis land `os` apart (rows inside one run: len apart)
+  const runStride = layout.outer[layout.outer.length - 1]?.outStride ?? 0;
+  const os = len < n ? (reduced ? 0 : len) : runStride;
+  const fold = reduced ? foldRowsLoop(ev.expr, dtypes, modes) : undefined;
+  const accumulate = reduced ? undefined : accumulateRowsLoop(ev.expr, dtypes, modes);
   const lane = new Float64Array(4);
   const p = ev.ops.map(() => 0);
-  const idx = new Array<number>(first).fill(0);
-  const rows = ev.shape.reduce((a, b) => a * b, 1) / len;
-  let o = 0;
-  for (let r = 0, e = 0; r < rows; r++, e += len) {
+  const outer = Math.max(ra, 0);
+  const idx = new Array<number>(outer).fill(0);
+  const step = rows * len;
+  const calls = shape.reduce((a, b) => a * b, 1) / step;
+  for (let c = 0, e = 0; c < calls; c++, e += step) {
     const j = e % n;
-    if (j === 0) o = runOutput(layout, e / n);
+    const o = runOutput(layout, Math.floor(e / n));
     if (fold) {
       if (j === 0) lane.fill(0);
-      fold(ins, p, st, len, lane, j, n);
-      if (j + len === n) acc[o] = acc[o]! + (lane[0]! + lane[1]! + (lane[2]! + lane[3]!));
-    } else accumulate!(ins, p, st, len, acc, o + j);
-    // odometer over the axes before the rows
-    for (let ax = first - 1; ax >= 0; ax--) {
-      for (let k = 0; k < p.length; k++) p[k]! += ev.full[k]![ax]!;
-      if (++idx[ax]! < ev.shape[ax]!) break;
-      for (let k = 0; k < p.length; k++) p[k]! -= ev.full[k]![ax]! * ev.shape[ax]!;
+      fold(ins, p, st, rs, rows, len, lane, j, n, acc, o, os);
+    } else accumulate!(ins, p, st, rs, rows, len, acc, o + j, os);
+    for (let ax = outer - 1; ax >= 0; ax--) {
+      for (let k = 0; k < p.length; k++) p[k]! += full[k]![ax]!;
+      if (++idx[ax]! < shape[ax]!) break;
+      for (let k = 0; k < p.length; k++) p[k]! -= full[k]![ax]! * shape[ax]!;
       idx[ax] = 0;
     }
   }
