@@ -8,21 +8,10 @@ import { compute } from '../../src/array/compute.ts';
 import { fromArray } from '../../src/array/from-array.ts';
 import { LazyArray } from '../../src/array/lazy-array.ts';
 import type { NDArray } from '../../src/array/ndarray.ts';
-import { isTesseraError } from '../../src/errors.ts';
 import { materializeTasks, runnableCount } from '../../src/graph/materialize.ts';
+import { expectThrow } from '../helpers/expect-throw.ts';
 import { denseBroadcast, denseFlip } from '../helpers/layout-reference.ts';
 import { arbShapeAndChunks, expectArray, randomDense, rng } from '../helpers/reference.ts';
-
-function expectThrows(f: () => unknown, tag: string, text: RegExp): void {
-  try {
-    f();
-  } catch (e) {
-    expect(isTesseraError(e, tag), String(e)).toBe(true);
-    expect((e as Error).message).toMatch(text);
-    return;
-  }
-  throw new Error(`expected a ${tag}`);
-}
 
 /** The same array with the sizes of axis 0 marked unknown (as after a mask). */
 function withUnknownRows(x: LazyArray): LazyArray {
@@ -67,9 +56,9 @@ describe('expandDims', () => {
 
   test('errors', () => {
     const x = fromArray(randomDense([3, 4]));
-    expectThrows(() => expandDims(x, { axis: 3 }), 'ValueError', /^expandDims: axis 3 is out/);
-    expectThrows(() => expandDims(x, { axis: [0, 0] }), 'ValueError', /^expandDims: repeated/);
-    expectThrows(() => expandDims(x, { axis: [0, -4] }), 'ValueError', /^expandDims: repeated/);
+    expectThrow(() => expandDims(x, { axis: 3 }), 'ValueError', /^expandDims: axis 3 is out/);
+    expectThrow(() => expandDims(x, { axis: [0, 0] }), 'ValueError', /^expandDims: repeated/);
+    expectThrow(() => expandDims(x, { axis: [0, -4] }), 'ValueError', /^expandDims: repeated/);
   });
 });
 
@@ -93,17 +82,17 @@ describe('squeeze', () => {
 
   test('removing a non-unit axis names it', () => {
     const x = fromArray(randomDense([1, 3]));
-    expectThrows(
+    expectThrow(
       () => squeeze(x, { axis: 1 }),
       'ShapeError',
       /^squeeze: cannot remove axis 1 .*size 3/,
     );
-    expectThrows(() => squeeze(x, { axis: 2 }), 'ValueError', /^squeeze: axis 2 is out of bounds/);
+    expectThrow(() => squeeze(x, { axis: 2 }), 'ValueError', /^squeeze: axis 2 is out of bounds/);
   });
 
   test('an unknown size cannot be checked', () => {
     const x = withUnknownRows(fromArray(randomDense([1, 3])));
-    expectThrows(() => squeeze(x, { axis: 0 }), 'ChunkError', /computeChunkSizes/);
+    expectThrow(() => squeeze(x, { axis: 0 }), 'ChunkError', /computeChunkSizes/);
     expect(squeeze(x).shape).toEqual([null, 3]);
   });
 
@@ -159,8 +148,8 @@ describe('flip', () => {
 
   test('errors', () => {
     const x = fromArray(randomDense([3, 4]));
-    expectThrows(() => flip(x, { axis: 2 }), 'ValueError', /^flip: axis 2 is out of bounds/);
-    expectThrows(() => flip(x, { axis: [1, -1] }), 'ValueError', /^flip: repeated axis/);
+    expectThrow(() => flip(x, { axis: 2 }), 'ValueError', /^flip: axis 2 is out of bounds/);
+    expectThrow(() => flip(x, { axis: [1, -1] }), 'ValueError', /^flip: repeated axis/);
   });
 });
 
@@ -210,18 +199,18 @@ describe('broadcastTo', () => {
 
   test('errors', () => {
     const x = fromArray(randomDense([2, 3]));
-    expectThrows(
+    expectThrow(
       () => broadcastTo(x, [3]),
       'ShapeError',
       /^broadcastTo: cannot broadcast shape \(2, 3\) to \(3,\)/,
     );
-    expectThrows(
+    expectThrow(
       () => broadcastTo(x, [4, 3]),
       'ShapeError',
       /^broadcastTo: cannot broadcast .* \(axis 0\)/,
     );
-    expectThrows(() => broadcastTo(x, [2, -3]), 'ValueError', /^broadcastTo: shape \(2, -3\)/);
+    expectThrow(() => broadcastTo(x, [2, -3]), 'ValueError', /^broadcastTo: shape \(2, -3\)/);
     const u = withUnknownRows(fromArray(randomDense([2, 3])));
-    expectThrows(() => broadcastTo(u, [2, 3]), 'ChunkError', /computeChunkSizes/);
+    expectThrow(() => broadcastTo(u, [2, 3]), 'ChunkError', /computeChunkSizes/);
   });
 });

@@ -10,7 +10,7 @@ import { NDArray } from '../../src/array/ndarray.ts';
 import { materializeTasks, runnableCount } from '../../src/graph/materialize.ts';
 import type { BlockInfo } from '../../src/kernels/cpu/blockwise.ts';
 import { shutdownDefaultPool } from '../../src/workers/pool.ts';
-import { expectThrow } from '../chunking/expect-throw.ts';
+import { expectThrow } from '../helpers/expect-throw.ts';
 import { denseTranspose } from '../helpers/layout-reference.ts';
 import { arbShapeAndChunks, at, expectArray, randomDense } from '../helpers/reference.ts';
 

@@ -9,21 +9,10 @@ import type { DType } from '../../src/array/dtype.ts';
 import { fromArray } from '../../src/array/from-array.ts';
 import { LazyArray } from '../../src/array/lazy-array.ts';
 import { NDArray } from '../../src/array/ndarray.ts';
-import { isTesseraError } from '../../src/errors.ts';
 import { materializeTasks, runnableCount } from '../../src/graph/materialize.ts';
+import { expectThrow } from '../helpers/expect-throw.ts';
 import { denseConcat } from '../helpers/layout-reference.ts';
 import { expectArray, randomAxisChunks, randomDense, rng } from '../helpers/reference.ts';
-
-function expectThrows(f: () => unknown, tag: string, text: RegExp): void {
-  try {
-    f();
-  } catch (e) {
-    expect(isTesseraError(e, tag), String(e)).toBe(true);
-    expect((e as Error).message).toMatch(text);
-    return;
-  }
-  throw new Error(`expected a ${tag}`);
-}
 
 const tasks = (x: LazyArray): number => runnableCount(materializeTasks([x.layer]));
 const flat = (x: NDArray) => new NDArray(x.data, [x.size], x.dtype);
@@ -127,23 +116,23 @@ describe('concat', () => {
 
   test('errors', () => {
     const a = fromArray(randomDense([2, 3]));
-    expectThrows(() => concat([]), 'ValueError', /^concat: needs a non-empty list/);
-    expectThrows(
+    expectThrow(() => concat([]), 'ValueError', /^concat: needs a non-empty list/);
+    expectThrow(
       () => concat([a, fromArray(randomDense([2, 4]))]),
       'ShapeError',
       /^concat: sizes on axis 1 differ \(shapes \(2, 3\), \(2, 4\)\)/,
     );
-    expectThrows(
+    expectThrow(
       () => concat([a, fromArray(randomDense([3]))]),
       'ShapeError',
       /^concat: all arrays must have the same number of dimensions/,
     );
-    expectThrows(
+    expectThrow(
       () => concat([a, a], { axis: 2 }),
       'ValueError',
       /^concat: axis 2 is out of bounds/,
     );
-    expectThrows(
+    expectThrow(
       () => concat([fromArray(randomDense([])), fromArray(randomDense([]))]),
       'ValueError',
       /^concat: zero-dimensional/,
@@ -180,12 +169,12 @@ describe('stack', () => {
 
   test('errors', () => {
     const a = fromArray(randomDense([2, 3]));
-    expectThrows(
+    expectThrow(
       () => stack([a, fromArray(randomDense([3, 2]))]),
       'ShapeError',
       /^stack: all arrays must have the same shape; got shapes \(2, 3\), \(3, 2\)/,
     );
-    expectThrows(() => stack([a, a], { axis: 3 }), 'ValueError', /^stack: axis 3 is out of bounds/);
-    expectThrows(() => stack([]), 'ValueError', /^stack: needs a non-empty list/);
+    expectThrow(() => stack([a, a], { axis: 3 }), 'ValueError', /^stack: axis 3 is out of bounds/);
+    expectThrow(() => stack([]), 'ValueError', /^stack: needs a non-empty list/);
   });
 });

@@ -8,7 +8,7 @@ import { compute } from '../../src/array/compute.ts';
 import { type DType, resultType } from '../../src/array/dtype.ts';
 import { fromArray } from '../../src/array/from-array.ts';
 import { materializeTasks, runnableCount } from '../../src/graph/materialize.ts';
-import { expectThrow } from '../chunking/expect-throw.ts';
+import { expectThrow } from '../helpers/expect-throw.ts';
 import { expectArray, randomAxisChunks, randomDense, rng } from '../helpers/reference.ts';
 import { denseEinsum } from './contraction-reference.ts';
 

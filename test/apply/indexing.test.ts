@@ -10,7 +10,7 @@ import { fromArray } from '../../src/array/from-array.ts';
 import { LazyArray } from '../../src/array/lazy-array.ts';
 import { NDArray, ndarray } from '../../src/array/ndarray.ts';
 import type { IndexItem } from '../../src/chunking/parse-index.ts';
-import { isTesseraError } from '../../src/errors.ts';
+import { expectThrow } from '../helpers/expect-throw.ts';
 import {
   arbShapeAndChunks,
   expectArray,
@@ -19,17 +19,6 @@ import {
   rng,
 } from '../helpers/reference.ts';
 import { denseGet, denseSet, indexText, randomIndex } from './indexing-reference.ts';
-
-function expectThrows(f: () => unknown, tag: string, text: RegExp): void {
-  let err: unknown;
-  try {
-    f();
-  } catch (e) {
-    err = e;
-  }
-  expect(isTesseraError(err, tag), String(err)).toBe(true);
-  expect((err as Error).message).toMatch(text);
-}
 
 function denseMask(x: NDArray, m: NDArray): NDArray {
   const vals: number[] = [];
@@ -109,7 +98,7 @@ describe('getIndex', () => {
     ['float NDArray', ndarray([1, 2]), 'IndexError', /^get: index array of dtype 'float64'/],
   ])('error: %s', (_, index, tag, text) => {
     const x = fromArray(randomDense([5, 4]), { chunks: 2 });
-    expectThrows(() => getIndex(x, index), tag, text);
+    expectThrow(() => getIndex(x, index), tag, text);
   });
 });
 
@@ -161,7 +150,7 @@ describe('mask', () => {
       /^get: mask has dtype 'int32'/,
     ],
   ])('error: %s', (_, f, tag, text) => {
-    expectThrows(f, tag, text);
+    expectThrow(f, tag, text);
   });
 });
 
@@ -279,6 +268,6 @@ describe('setIndex', () => {
       /^set: mask has dtype 'float64'/,
     ],
   ])('error: %s', (_, f, tag, text) => {
-    expectThrows(f, tag, text);
+    expectThrow(f, tag, text);
   });
 });

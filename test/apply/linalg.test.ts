@@ -9,7 +9,7 @@ import type { DType } from '../../src/array/dtype.ts';
 import { fromArray } from '../../src/array/from-array.ts';
 import { LazyArray } from '../../src/array/lazy-array.ts';
 import { materializeTasks, runnableCount } from '../../src/graph/materialize.ts';
-import { expectThrow } from '../chunking/expect-throw.ts';
+import { expectThrow } from '../helpers/expect-throw.ts';
 import { expectArray, randomAxisChunks, randomDense, rng } from '../helpers/reference.ts';
 import { denseEinsum, denseMatmul } from './contraction-reference.ts';
 

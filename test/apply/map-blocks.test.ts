@@ -12,7 +12,7 @@ import { isTesseraError } from '../../src/errors.ts';
 import { fuseLayers } from '../../src/graph/fuse.ts';
 import { materializeTasks, runnableCount } from '../../src/graph/materialize.ts';
 import type { BlockInfo } from '../../src/kernels/cpu/blockwise.ts';
-import { expectThrow } from '../chunking/expect-throw.ts';
+import { expectThrow } from '../helpers/expect-throw.ts';
 import { arbShapeAndChunks, at, expectArray, randomDense } from '../helpers/reference.ts';
 
 // Kernels are self-contained: they ship to workers by source.

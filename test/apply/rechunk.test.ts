@@ -12,9 +12,9 @@ import { blocksOf, numBlocks } from '../../src/chunking/blocks.ts';
 import { normalizeChunks } from '../../src/chunking/normalize.ts';
 import { rechunkTaskBytes } from '../../src/chunking/rechunk-plan.ts';
 import type { Chunks } from '../../src/chunking/types.ts';
-import { isTesseraError } from '../../src/errors.ts';
 import type { Layer } from '../../src/graph/layer.ts';
 import { materializeTasks, runnableCount } from '../../src/graph/materialize.ts';
+import { expectThrow } from '../helpers/expect-throw.ts';
 import {
   arbShapeAndChunks,
   expectArray,
@@ -22,17 +22,6 @@ import {
   randomDense,
   rng,
 } from '../helpers/reference.ts';
-
-function expectThrows(f: () => unknown, tag: string, text: RegExp): void {
-  let err: unknown;
-  try {
-    f();
-  } catch (e) {
-    err = e;
-  }
-  expect(isTesseraError(err, tag), String(err)).toBe(true);
-  expect((err as Error).message).toMatch(text);
-}
 
 /** The rechunk layers from `y` back to the first non-rechunk layer, first step first. */
 function steps(y: LazyArray): Layer[] {
@@ -238,8 +227,8 @@ describe('rechunk', () => {
         [3, 3],
       ]),
     ).toBe(unknown);
-    expectThrows(() => rechunk(unknown, 2), 'ChunkError', /^rechunk: .*computeChunkSizes/);
-    expectThrows(
+    expectThrow(() => rechunk(unknown, 2), 'ChunkError', /^rechunk: .*computeChunkSizes/);
+    expectThrow(
       () => rechunk(unknown, [[4], [6]]),
       'ChunkError',
       /^rechunk: axis 0 .*computeChunkSizes/,
@@ -256,6 +245,6 @@ describe('rechunk', () => {
     ['wrong number of axes', [2, 2, 2], /^rechunk: chunks .* have 3 axes/],
   ])('error: %s', (_, spec, text) => {
     const x = fromArray(randomDense([7, 5]), { chunks: 2 });
-    expectThrows(() => rechunk(x, spec), 'ChunkError', text);
+    expectThrow(() => rechunk(x, spec), 'ChunkError', text);
   });
 });

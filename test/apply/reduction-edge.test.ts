@@ -19,20 +19,9 @@ import type { DType } from '../../src/array/dtype.ts';
 import { fromArray } from '../../src/array/from-array.ts';
 import { LazyArray } from '../../src/array/lazy-array.ts';
 import { NDArray, ndarray } from '../../src/array/ndarray.ts';
-import { isTesseraError } from '../../src/errors.ts';
+import { expectThrow } from '../helpers/expect-throw.ts';
 import { expectArray, randomDense } from '../helpers/reference.ts';
 import { denseReduce, folds } from './reduction-reference.ts';
-
-function expectThrows(f: () => unknown, tag: string, text: RegExp): void {
-  try {
-    f();
-  } catch (e) {
-    expect(isTesseraError(e, tag), String(e)).toBe(true);
-    expect((e as Error).message).toMatch(text);
-    return;
-  }
-  throw new Error(`expected a ${tag}`);
-}
 
 /** The same array with the chunk sizes of `axes` marked unknown (as after a mask). */
 function withUnknown(x: LazyArray, axes: number[]): LazyArray {
@@ -54,7 +43,7 @@ describe('build-time validation', () => {
     [sum, 'sum', { dtype: 'int64' }, 'DTypeError', /^sum: unknown dtype "int64"/],
     [mean, 'mean', { dtype: 'int32' }, 'DTypeError', /^mean: dtype 'int32' must be a floating/],
   ] as const)('%s with %j', (f, _, opts, tag, text) => {
-    expectThrows(() => (f as (x: LazyArray, o: unknown) => LazyArray)(x, opts), tag, text);
+    expectThrow(() => (f as (x: LazyArray, o: unknown) => LazyArray)(x, opts), tag, text);
   });
 });
 
@@ -75,8 +64,8 @@ describe('empty arrays', () => {
   });
 
   test('min and max of zero elements are ValueErrors at build time, quoting the axis', () => {
-    expectThrows(() => min(empty), 'ValueError', /^min: zero-size array reduced over axis null/);
-    expectThrows(() => max(empty, { axis: [0] }), 'ValueError', /^max: .*axis \(0,\)/);
+    expectThrow(() => min(empty), 'ValueError', /^min: zero-size array reduced over axis null/);
+    expectThrow(() => max(empty, { axis: [0] }), 'ValueError', /^max: .*axis \(0,\)/);
   });
 
   test('min over a non-empty axis of an empty array is an empty array', async () => {

@@ -7,20 +7,9 @@ import { reshape } from '../../src/apply/reshape.ts';
 import { compute } from '../../src/array/compute.ts';
 import { fromArray } from '../../src/array/from-array.ts';
 import { LazyArray } from '../../src/array/lazy-array.ts';
-import { isTesseraError } from '../../src/errors.ts';
 import { materializeTasks, runnableCount } from '../../src/graph/materialize.ts';
+import { expectThrow } from '../helpers/expect-throw.ts';
 import { arbShapeAndChunks, expectArray, randomDense, rng } from '../helpers/reference.ts';
-
-function expectThrows(f: () => unknown, tag: string, text: RegExp): void {
-  try {
-    f();
-  } catch (e) {
-    expect(isTesseraError(e, tag), String(e)).toBe(true);
-    expect((e as Error).message).toMatch(text);
-    return;
-  }
-  throw new Error(`expected a ${tag}`);
-}
 
 const tasks = (x: LazyArray): number => runnableCount(materializeTasks([x.layer]));
 const ops = (x: LazyArray): string[] => {
@@ -156,7 +145,7 @@ describe('reshape', () => {
   test('unknown sizes are a ChunkError naming computeChunkSizes', () => {
     const x = fromArray(randomDense([4, 3]), { chunks: [2, 3] });
     const u = new LazyArray(Object.freeze({ ...x.layer, chunks: [[null, null], [3]] }));
-    expectThrows(() => reshape(u, [-1]), 'ChunkError', /^reshape: .*computeChunkSizes/);
+    expectThrow(() => reshape(u, [-1]), 'ChunkError', /^reshape: .*computeChunkSizes/);
   });
 
   test.each([
@@ -168,6 +157,6 @@ describe('reshape', () => {
     [[0, -1], 'ShapeError', /^reshape: cannot reshape .* \(0, -1\)/],
   ])('reshape(x, %j) throws %s', (shape, tag, text) => {
     const x = fromArray(randomDense([4, 6]));
-    expectThrows(() => reshape(x, shape), tag, text);
+    expectThrow(() => reshape(x, shape), tag, text);
   });
 });

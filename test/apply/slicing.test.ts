@@ -9,21 +9,10 @@ import { compute } from '../../src/array/compute.ts';
 import { fromArray } from '../../src/array/from-array.ts';
 import { LazyArray } from '../../src/array/lazy-array.ts';
 import type { IndexItem } from '../../src/chunking/parse-index.ts';
-import { isTesseraError } from '../../src/errors.ts';
 import { materializeTasks, runnableCount } from '../../src/graph/materialize.ts';
+import { expectThrow } from '../helpers/expect-throw.ts';
 import { arbShapeAndChunks, expectArray, randomDense, rng } from '../helpers/reference.ts';
 import { denseGet, indexText, randomIndex } from './indexing-reference.ts';
-
-function expectThrows(f: () => unknown, tag: string, text: RegExp): void {
-  let err: unknown;
-  try {
-    f();
-  } catch (e) {
-    err = e;
-  }
-  expect(isTesseraError(err, tag), String(err)).toBe(true);
-  expect((err as Error).message).toMatch(text);
-}
 
 function sumsOf(chunks: readonly (readonly (number | null)[])[]): (number | null)[] {
   return chunks.map((c) => (c.includes(null) ? null : (c as number[]).reduce((a, b) => a + b, 0)));
@@ -140,8 +129,8 @@ describe('getitem', () => {
     ]);
     const out = await compute(getitem(unknown, [{}, { step: -2 }, null]));
     expectArray(out, denseGet(dense, [{}, { step: -2 }, null]));
-    expectThrows(() => getitem(unknown, [1]), 'ChunkError', /^get: .*computeChunkSizes/);
-    expectThrows(() => getitem(unknown, [{ step: 2 }]), 'ChunkError', /^get: .*computeChunkSizes/);
+    expectThrow(() => getitem(unknown, [1]), 'ChunkError', /^get: .*computeChunkSizes/);
+    expectThrow(() => getitem(unknown, [{ step: 2 }]), 'ChunkError', /^get: .*computeChunkSizes/);
   });
 
   test.each<[string, IndexItem[], string, RegExp]>([
@@ -159,6 +148,6 @@ describe('getitem', () => {
     ['integer array', [[0, 1]], 'IndexError', /^get: integer array \[0,1\]/],
   ])('error: %s', (_, index, tag, text) => {
     const x = fromArray(randomDense([5, 6]), { chunks: 2 });
-    expectThrows(() => getitem(x, index), tag, text);
+    expectThrow(() => getitem(x, index), tag, text);
   });
 });

@@ -9,20 +9,9 @@ import { typedArrayCtor } from '../../src/array/dtype.ts';
 import { fromArray } from '../../src/array/from-array.ts';
 import { LazyArray } from '../../src/array/lazy-array.ts';
 import { NDArray, ndarray, shapeSize } from '../../src/array/ndarray.ts';
-import { isTesseraError } from '../../src/errors.ts';
 import { materializeTasks, runnableCount } from '../../src/graph/materialize.ts';
+import { expectThrow } from '../helpers/expect-throw.ts';
 import { arbShapeAndChunks, expectArray, randomDense, rng } from '../helpers/reference.ts';
-
-function expectThrows(f: () => unknown, tag: string, text: RegExp): void {
-  let err: unknown;
-  try {
-    f();
-  } catch (e) {
-    err = e;
-  }
-  expect(isTesseraError(err, tag), String(err)).toBe(true);
-  expect((err as Error).message).toMatch(text);
-}
 
 /** out[..., k, ...] = x[..., idx[k], ...] along `axis` (indices already non-negative). */
 function denseTake(x: NDArray, idx: readonly number[], axis: number): NDArray {
@@ -115,7 +104,7 @@ describe('take', () => {
     const y = take(unknown, [5, 0], { axis: 1 });
     expect(y.chunks).toEqual([[null, null], [2]]);
     expectArray(await compute(y), denseTake(dense, [5, 0], 1));
-    expectThrows(() => take(unknown, [0], { axis: 0 }), 'ChunkError', /^take: .*computeChunkSizes/);
+    expectThrow(() => take(unknown, [0], { axis: 0 }), 'ChunkError', /^take: .*computeChunkSizes/);
   });
 
   test.each<[string, () => unknown, string, RegExp]>([
@@ -162,6 +151,6 @@ describe('take', () => {
       /^take: axis 2 is out of bounds/,
     ],
   ])('error: %s', (_, f, tag, text) => {
-    expectThrows(f, tag, text);
+    expectThrow(f, tag, text);
   });
 });

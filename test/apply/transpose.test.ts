@@ -7,8 +7,8 @@ import { moveaxis, permuteDims, swapaxes, transpose } from '../../src/apply/tran
 import { compute } from '../../src/array/compute.ts';
 import { fromArray } from '../../src/array/from-array.ts';
 import { LazyArray } from '../../src/array/lazy-array.ts';
-import { isTesseraError } from '../../src/errors.ts';
 import { materializeTasks, runnableCount } from '../../src/graph/materialize.ts';
+import { expectThrow } from '../helpers/expect-throw.ts';
 import { denseTranspose } from '../helpers/layout-reference.ts';
 import { arbShapeAndChunks, expectArray, randomDense, rng } from '../helpers/reference.ts';
 
@@ -26,17 +26,6 @@ function shuffled(n: number, seed: number): number[] {
 function withUnknownRows(x: LazyArray): LazyArray {
   const chunks = x.chunks.map((c, ax) => (ax === 0 ? c.map(() => null) : c));
   return new LazyArray(Object.freeze({ ...x.layer, chunks }));
-}
-
-function expectThrows(f: () => unknown, tag: string, text: RegExp): void {
-  try {
-    f();
-  } catch (e) {
-    expect(isTesseraError(e, tag), String(e)).toBe(true);
-    expect((e as Error).message).toMatch(text);
-    return;
-  }
-  throw new Error(`expected a ${tag}`);
 }
 
 describe('permuteDims', () => {
@@ -103,7 +92,7 @@ describe('permuteDims', () => {
     [[0, 1.5], 'ValueError', /^permuteDims: axis 1.5 is out of bounds/],
   ])('permuteDims(x, %j) throws %s', (axes, tag, text) => {
     const x = fromArray(randomDense([2, 3]));
-    expectThrows(() => permuteDims(x, axes), tag, text);
+    expectThrow(() => permuteDims(x, axes), tag, text);
   });
 });
 
@@ -160,14 +149,14 @@ describe('transpose, swapaxes, moveaxis', () => {
 
   test('errors name the function and the value', () => {
     const x = fromArray(randomDense([2, 3]));
-    expectThrows(() => swapaxes(x, 0, 5), 'ValueError', /^swapaxes: axis 5 is out of bounds/);
-    expectThrows(() => transpose(x, [1]), 'ValueError', /^transpose: axes \(1,\)/);
-    expectThrows(
+    expectThrow(() => swapaxes(x, 0, 5), 'ValueError', /^swapaxes: axis 5 is out of bounds/);
+    expectThrow(() => transpose(x, [1]), 'ValueError', /^transpose: axes \(1,\)/);
+    expectThrow(
       () => moveaxis(x, [0, 1], [0]),
       'ValueError',
       /^moveaxis: source \(0, 1\) and destination \(0,\)/,
     );
-    expectThrows(() => moveaxis(x, [0, 0], [0, 1]), 'ValueError', /^moveaxis: repeated axis/);
-    expectThrows(() => moveaxis(x, 0, -3), 'ValueError', /^moveaxis: axis -3 is out of bounds/);
+    expectThrow(() => moveaxis(x, [0, 0], [0, 1]), 'ValueError', /^moveaxis: repeated axis/);
+    expectThrow(() => moveaxis(x, 0, -3), 'ValueError', /^moveaxis: axis -3 is out of bounds/);
   });
 });

@@ -13,7 +13,7 @@ import {
   shapeOfChunks,
   unravelBlock,
 } from '../../src/chunking/blocks.ts';
-import { expectThrow } from './expect-throw.ts';
+import { expectThrow } from '../helpers/expect-throw.ts';
 
 describe('chunkOffsets', () => {
   test.each([

@@ -5,7 +5,7 @@ import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { broadcastShapes } from '../../src/chunking/broadcast.ts';
 import type { Size } from '../../src/chunking/types.ts';
-import { expectThrow } from './expect-throw.ts';
+import { expectThrow } from '../helpers/expect-throw.ts';
 
 describe('broadcastShapes', () => {
   test.each([

@@ -6,7 +6,7 @@ import type { NormalizedIndex } from '../../src/chunking/normalize-index.ts';
 import { normalizeIndex } from '../../src/chunking/normalize-index.ts';
 import type { IndexItem } from '../../src/chunking/parse-index.ts';
 import type { Size } from '../../src/chunking/types.ts';
-import { expectThrow } from './expect-throw.ts';
+import { expectThrow } from '../helpers/expect-throw.ts';
 import { INDEX_CASES, SLICE_CASES } from './numpy-index-cases.ts';
 
 /** x[index].flatten() for x = arange(prod(shape)).reshape(shape), read off a NormalizedIndex. */

@@ -9,7 +9,7 @@ import { autoChunks } from '../../src/chunking/auto.ts';
 import { normalizeChunks, regularChunks } from '../../src/chunking/normalize.ts';
 import type { AxisChunkSpec, ChunkSpec, Chunks, Size } from '../../src/chunking/types.ts';
 import { configure, resetConfig } from '../../src/config.ts';
-import { expectThrow } from './expect-throw.ts';
+import { expectThrow } from '../helpers/expect-throw.ts';
 
 type Spec = ChunkSpec | Chunks | undefined;
 const rep = (v: number, n: number): number[] => new Array<number>(n).fill(v);

@@ -4,7 +4,7 @@
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { type IndexItem, parseIndex } from '../../src/chunking/parse-index.ts';
-import { expectThrow } from './expect-throw.ts';
+import { expectThrow } from '../helpers/expect-throw.ts';
 
 describe('parseIndex', () => {
   test.each([

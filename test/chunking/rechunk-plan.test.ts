@@ -13,7 +13,7 @@ import {
 } from '../../src/chunking/rechunk-plan.ts';
 import type { Chunks, Size } from '../../src/chunking/types.ts';
 import { configure, resetConfig } from '../../src/config.ts';
-import { expectThrow } from './expect-throw.ts';
+import { expectThrow } from '../helpers/expect-throw.ts';
 
 const rep = (v: number, n: number): number[] => new Array<number>(n).fill(v);
 

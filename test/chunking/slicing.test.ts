@@ -12,7 +12,7 @@ import {
   sliceChunks,
 } from '../../src/chunking/slicing.ts';
 import type { Size } from '../../src/chunking/types.ts';
-import { expectThrow } from './expect-throw.ts';
+import { expectThrow } from '../helpers/expect-throw.ts';
 import { SLICE_CASES } from './numpy-index-cases.ts';
 
 /** Reference: the positions list(range(n))[start:stop:step] selects, by brute force. */

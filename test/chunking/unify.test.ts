@@ -6,7 +6,7 @@ import { describe, expect, test } from 'vitest';
 import { chunkOffsets } from '../../src/chunking/blocks.ts';
 import type { Size } from '../../src/chunking/types.ts';
 import { commonRefinement, unifyChunks } from '../../src/chunking/unify.ts';
-import { expectThrow } from './expect-throw.ts';
+import { expectThrow } from '../helpers/expect-throw.ts';
 
 /** Random chunks (positive sizes) of a given length. */
 const chunkingOf = (n: number) =>
