@@ -17,7 +17,7 @@ export interface Config {
 const defaults: Config = {
   chunkBytes: 128 * 2 ** 20,
   workers: 0,
-  scheduler: 'sync',
+  scheduler: 'threads',
   splitEvery: 4,
   backendPriority: ['cpu-js'],
 };

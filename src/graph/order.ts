@@ -29,7 +29,14 @@ function dependentsOf(table: TaskTable): { start: Int32Array; list: Int32Array }
 export function orderTasks(table: TaskTable): Int32Array {
   const { count, depStart, depCount, deps } = table;
   const priority = new Int32Array(count).fill(-1);
-  const missing = depCount.slice(); // inputs not yet ordered
+  // computed inputs not yet ordered; source blocks (constants) exist already, and ordering
+  // one must not release all of its readers at once (fromArray's one block feeds them all)
+  const missing = new Int32Array(count);
+  for (let t = 0; t < count; t++) {
+    for (let i = 0; i < depCount[t]!; i++) {
+      if (!table.isConstant[deps[depStart[t]! + i]!]) missing[t]!++;
+    }
+  }
   const { start, list } = dependentsOf(table);
   const stackTask = new Int32Array(count);
   const stackNext = new Int32Array(count);
@@ -38,7 +45,11 @@ export function orderTasks(table: TaskTable): Int32Array {
   let next = 0;
 
   const assign = (t: number): void => {
+    for (let i = depStart[t]!; i < depStart[t]! + depCount[t]!; i++) {
+      if (priority[deps[i]!]! < 0 && table.isConstant[deps[i]!]) priority[deps[i]!] = next++;
+    }
     priority[t] = next++;
+    if (table.isConstant[t]) return;
     for (let i = start[t]!; i < start[t + 1]!; i++) {
       const d = list[i]!;
       if (--missing[d]! === 0 && !visiting[d]) ready.push(d);

@@ -9,6 +9,7 @@
 //               held back while live bytes exceed memoryLimit) and the rest
 //   inflight    batches handed to the executor and not yet returned
 //   liveBytes   bytes of all values held; the peak is reported in stats
+//   stop        aborted when the run fails or is cancelled, so executors drop what is queued
 
 import { itemsize } from '../array/dtype.ts';
 import { NDArray } from '../array/ndarray.ts';
@@ -88,6 +89,8 @@ class Run {
     liveChunksAtEnd: 0,
   };
   private failed = false;
+  /** Aborted when the run fails or is cancelled: the executor drops its queued batches. */
+  private readonly stop = new AbortController();
   private resolve!: (r: RunResult) => void;
   private reject!: (e: unknown) => void;
 
@@ -166,13 +169,16 @@ class Run {
     else this.others.push(t);
   }
 
-  /** Next ready task by priority; roots wait while memory is over the limit. */
-  private next(): number {
+  /**
+   * Next ready task by priority; roots wait while memory is over the limit, unless nothing
+   * else would run (`batched`: tasks already taken into the batch being built).
+   */
+  private next(batched = 0): number {
     const limit = this.opts.memoryLimit;
     const rootsHeld =
       limit !== undefined &&
       this.liveBytes + this.pendingBytes > limit &&
-      this.inflight + this.others.size > 0;
+      this.inflight + this.others.size + batched > 0;
     if (this.others.size === 0 && (rootsHeld || this.roots.size === 0)) return -1;
     if (rootsHeld || this.others.peekKey() < this.roots.peekKey()) return this.others.pop();
     return this.roots.pop();
@@ -278,14 +284,14 @@ class Run {
       const size = this.batchSize();
       const batch: TaskPayload[] = [];
       while (batch.length < size) {
-        const t = this.next();
+        const t = this.next(batch.length);
         if (t < 0) break;
         this.pendingBytes += this.nominalBytes(t);
         batch.push(this.payload(t));
       }
       if (batch.length === 0) break;
       this.inflight++;
-      this.executor.run(batch, this.opts.signal).then(
+      this.executor.run(batch, this.stop.signal).then(
         (results) => this.onBatch(batch, results),
         (e) => this.fail(e),
       );
@@ -307,6 +313,7 @@ class Run {
   private fail(e: unknown): void {
     if (this.failed) return;
     this.failed = true;
+    this.stop.abort();
     this.opts.signal?.removeEventListener('abort', this.onAbort);
     this.values.fill(undefined);
     this.reject(e);

@@ -1,5 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
+import { sum } from '../../src/apply/reductions.ts';
+import { fromArray } from '../../src/array/from-array.ts';
 import { materializeTasks } from '../../src/graph/materialize.ts';
 import { orderTasks } from '../../src/graph/order.ts';
 import { arbDag, buildDag, reduceLayer, sourceLayer, sumLayer } from './dag.ts';
@@ -58,5 +60,22 @@ describe('orderTasks', () => {
       own.sort((x, y) => x - y);
       expect(own[own.length - 1]! - own[0]!).toBe(own.length - 1);
     }
+  });
+
+  test('one source block read by every block (fromArray) does not release all its readers first', () => {
+    // slices of one source block, each reduced: slice i runs just before its partial
+    const x = fromArray(new Float64Array(64), { chunks: 8 });
+    const table = materializeTasks([sum(x).layer]);
+    const prio = orderTasks(table);
+    const order = Array.from(prio, (_, t) => t)
+      .filter((t) => !table.isConstant[t])
+      .sort((a, b) => prio[a]! - prio[b]!)
+      .map((t) => `${table.layers[table.layerOf[t]!]!.op}:${table.blockOf[t]}`);
+    expect(order.slice(0, 4)).toEqual([
+      'from-array:0',
+      'sum-partial:0',
+      'from-array:1',
+      'sum-partial:1',
+    ]);
   });
 });
