@@ -114,30 +114,49 @@ function prepareGrid(plan: LazyApplyPlan): Grid {
     };
   };
   const unified = core.size === nd ? null : unifyChunks(FN, plan.arrays.map(coreToOne), nd).chunks;
-  const inputs = plan.arrays.map((a): PreparedInput => {
-    const offset = nd - a.ndim;
-    const gathered: number[] = [];
-    let changed = false;
-    const target = a.chunks.map((c, i) => {
-      const g = i + offset;
-      if (core.has(g)) {
-        if (c.length === 1) return c;
-        if (c.includes(null)) {
-          gathered.push(i);
-          return c;
-        }
-        changed = true;
-        return [(c as number[]).reduce((s, v) => s + v, 0)];
-      }
-      const want = unified![g]!;
-      if (a.shape[i] === 1 || sameSizes(c, want)) return c;
-      changed = true;
-      return want;
-    });
-    return { array: changed ? rechunk(a, target) : a, offset, gathered };
-  });
+  const inputs = plan.arrays.map((a) => prepareInput(a, nd - a.ndim, core, unified));
   const chunks = Array.from({ length: nd }, (_, g) => (core.has(g) ? [null] : unified![g]!));
   return { inputs, chunks, core };
+}
+
+/**
+ * Core axes in several blocks are gathered: the task takes every block along them and
+ * concatenates them itself (Dask's blockwise concatenate=True), with no rechunk layer.
+ * A rechunk is kept where non-core axes must be split or merged (one pass does both), and
+ * for wrapped in-memory data, whose rechunk reads the data in place (see inline-sources).
+ */
+function prepareInput(
+  a: LazyArray,
+  offset: number,
+  core: ReadonlySet<number>,
+  unified: Chunks | null,
+): PreparedInput {
+  const nonCore = a.chunks.map((c, i) => {
+    const g = i + offset;
+    if (core.has(g) || a.shape[i] === 1) return c;
+    return sameSizes(c, unified![g]!) ? c : unified![g]!;
+  });
+  const aligned = nonCore.every((c, i) => c === a.chunks[i]);
+  const gather = (i: number): boolean =>
+    a.chunks[i]!.includes(null) || (aligned && !readsInPlace(a));
+  const gathered: number[] = [];
+  let changed = !aligned;
+  const target = nonCore.map((c, i) => {
+    if (!core.has(i + offset) || c.length === 1) return c;
+    if (gather(i)) {
+      gathered.push(i);
+      return c;
+    }
+    changed = true;
+    return [(c as number[]).reduce((s, v) => s + v, 0)];
+  });
+  return { array: changed ? rechunk(a, target) : a, offset, gathered };
+}
+
+/** Wrapped data (fromArray): a rechunk of it becomes one slice of the data, never copied first. */
+function readsInPlace(a: LazyArray): boolean {
+  const l = a.layer;
+  return l.op === 'from-array' && l.deps.length === 1 && l.deps[0]!.constant !== undefined;
 }
 
 function sameSizes(a: readonly Size[], b: readonly Size[]): boolean {

@@ -3,6 +3,7 @@
 
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
+import { add } from '../../src/apply/elementwise-arith.ts';
 import { lazyApply } from '../../src/apply/lazy-apply.ts';
 import { compute } from '../../src/array/compute.ts';
 import { fromArray } from '../../src/array/from-array.ts';
@@ -19,6 +20,14 @@ function countTasks(x: LazyArray, op: string): number {
   for (let i = 0; i < t.count; i++)
     if (!t.isConstant[i] && t.layers[t.layerOf[i]!]!.op.startsWith(op)) n++;
   return n;
+}
+
+/** Ops of the layers that have runnable tasks. */
+function taskOps(x: LazyArray): string[] {
+  const t = materializeTasks([x.layer]);
+  const ops = new Set<string>();
+  for (let i = 0; i < t.count; i++) if (!t.isConstant[i]) ops.add(t.layers[t.layerOf[i]!]!.op);
+  return [...ops].sort();
 }
 
 /** Dense reference: sort each row (last axis) of a 2-D array. */
@@ -43,13 +52,40 @@ describe('15: core axes', () => {
   const dense = randomDense([16, 12], 'float64', 11);
   const x = fromArray(dense, { chunks: [2, 3] }); // 8 x 4 blocks
 
-  test('15: rechunks only axis 1 and runs 8 independent tasks', async () => {
+  test('15: wrapped data: rechunks only axis 1 (read in place) and runs 8 independent tasks', async () => {
     const y = lazyApply(sortAlongAxis1, x, { axis: 1 });
     expect(y.chunks).toEqual([Array(8).fill(2), [12]]);
     const input = y.layer.deps[0]!;
     expect(input.chunks).toEqual([Array(8).fill(2), [12]]);
     expect(countTasks(y, 'lazy-apply')).toBe(8);
     expectArray(await compute(y), { shape: [16, 12], data: sortedRows(dense) });
+  });
+
+  test('15: computed blocks are gathered along the core axis by the task: no rechunk layer', async () => {
+    // 40 x 8 in 2 x 2 blocks: a 20 x 4 grid; add(…, 0) makes blocks that a task computes
+    const big = randomDense([40, 8], 'float64', 21);
+    const computed = add(fromArray(big, { chunks: [2, 2] }), 0);
+    const y = lazyApply(sortAlongAxis1, computed, { axis: 1 });
+    expect(y.chunks).toEqual([Array(20).fill(2), [8]]);
+    expect(y.layer.deps).toEqual([computed.layer]);
+    expect(countTasks(y, 'lazy-apply')).toBe(20);
+    expect(taskOps(y).some((op) => op.startsWith('rechunk'))).toBe(false);
+    const task = y.layer.task([3, 0]);
+    expect(task.inputs).toEqual([0, 1, 2, 3].map((j) => [0, [3, j]]));
+    expectArray(await compute(y), { shape: [40, 8], data: sortedRows(big) });
+  });
+
+  test('15: non-core axes that need new chunks keep one rechunk (it also merges the core axis)', () => {
+    const a = fromArray(dense, { chunks: [4, 3] });
+    const b = add(fromArray(randomDense([16, 12], 'float64', 12), { chunks: [6, 3] }), 0);
+    const y = lazyApply((p: NDArray, q: NDArray) => p.data.map((v, i) => v + q.data[i]!), [a, b], {
+      axis: 1,
+    });
+    expect(y.chunks).toEqual([[4, 2, 2, 4, 4], [12]]);
+    for (const dep of y.layer.deps) {
+      expect(dep.op).toBe('rechunk');
+      expect(dep.chunks).toEqual([[4, 2, 2, 4, 4], [12]]);
+    }
   });
 
   test('15: a kernel that halves the core axis (a power spectrum) works when shape says so', async () => {
@@ -146,19 +182,25 @@ describe('15: core axes', () => {
 
   test('15: property: sorting along the last axis matches the reference on any chunking', async () => {
     await fc.assert(
-      fc.asyncProperty(arbShapeAndChunks(3, 6), async ({ shape, chunks, seed }) => {
-        const d = randomDense(shape, 'float64', seed);
-        const y = lazyApply(lazyKernels.sortRows, fromArray(d, { chunks }), { axis: -1 });
-        const core = shape.length - 1;
-        expect(y.chunks).toEqual(chunks.map((c, ax) => (ax === core ? [shape[ax]] : c)));
-        const n = shape[core]!;
-        const want = Array.from(d.data);
-        for (let i = 0; i < want.length; i += n) {
-          const row = want.slice(i, i + n).sort((p, q) => p - q);
-          want.splice(i, n, ...row);
-        }
-        expectArray(await compute(y), { shape, data: want });
-      }),
+      fc.asyncProperty(
+        arbShapeAndChunks(3, 6),
+        fc.boolean(),
+        async ({ shape, chunks, seed }, computed) => {
+          const d = randomDense(shape, 'float64', seed);
+          // wrapped data is rechunked in place; computed blocks are gathered by the task
+          const input = computed ? add(fromArray(d, { chunks }), 0) : fromArray(d, { chunks });
+          const y = lazyApply(lazyKernels.sortRows, input, { axis: -1 });
+          const core = shape.length - 1;
+          expect(y.chunks).toEqual(chunks.map((c, ax) => (ax === core ? [shape[ax]] : c)));
+          const n = shape[core]!;
+          const want = Array.from(d.data);
+          for (let i = 0; i < want.length; i += n) {
+            const row = want.slice(i, i + n).sort((p, q) => p - q);
+            want.splice(i, n, ...row);
+          }
+          expectArray(await compute(y), { shape, data: want });
+        },
+      ),
       { numRuns: 40 },
     );
   });
