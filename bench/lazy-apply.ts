@@ -67,7 +67,10 @@ async function main(): Promise<void> {
   for (const [label, kernel, arr] of cases) {
     const build = () => lazyApply(kernel, arr, { axis: 1 });
     await checkSorted(build());
-    const sync = label === 'radix, persisted x' ? undefined : await time(() => persist(build()));
+    const sync =
+      label === 'radix, persisted x'
+        ? undefined
+        : await time(() => persist(build(), { scheduler: 'sync' }));
     const thr = await time(() => persist(build(), threads));
     // CPU seconds of one threaded run (all threads): steadier than wall time on a busy machine
     const before = process.cpuUsage();
