@@ -75,6 +75,22 @@ const SLAB_BYTES = 256 * 1024;
 const SMALL_BYTES = 4096;
 let slab = new SharedArrayBuffer(SLAB_BYTES);
 let slabUsed = 0;
+// Bytes of SharedArrayBuffers created on this thread since takeAllocatedBytes() last ran:
+// V8 does not count shared memory toward its GC heuristics, so threads that drop many
+// blocks collect garbage on this count (workers/collect.ts).
+let allocatedBytes = 0;
+
+/**
+ * Shared bytes allocated on this thread since the last call (and reset the count).
+ * @example
+ * allocate('float64', 2 ** 20);
+ * takeAllocatedBytes(); // 8388608
+ */
+export function takeAllocatedBytes(): number {
+  const n = allocatedBytes;
+  allocatedBytes = 0;
+  return n;
+}
 
 /**
  * A zeroed TypedArray of `length` elements on a SharedArrayBuffer, so worker threads
@@ -85,8 +101,12 @@ let slabUsed = 0;
 export function allocate(dtype: DType, length: number): TypedArray {
   const C = ctors[dtype];
   const bytes = length * C.BYTES_PER_ELEMENT;
-  if (bytes > SMALL_BYTES) return new C(new SharedArrayBuffer(bytes), 0, length);
+  if (bytes > SMALL_BYTES) {
+    allocatedBytes += bytes;
+    return new C(new SharedArrayBuffer(bytes), 0, length);
+  }
   if (slabUsed + bytes > SLAB_BYTES) {
+    allocatedBytes += SLAB_BYTES;
     slab = new SharedArrayBuffer(SLAB_BYTES);
     slabUsed = 0;
   }

@@ -10,14 +10,20 @@
 //   inflight    batches handed to the executor and not yet returned
 //   liveBytes   bytes of all values held; the peak is reported in stats
 //   stop        aborted when the run fails or is cancelled, so executors drop what is queued
+// Released and allocated shared bytes are counted toward an explicit collection
+// (collect.ts): V8 does not see shared memory as GC pressure.
 
 import { itemsize } from '../array/dtype.ts';
 import { NDArray } from '../array/ndarray.ts';
 import { CancelledError } from '../errors.ts';
 import { type TaskTable, taskKey, unravel } from '../graph/materialize.ts';
 import type { Chunk } from '../kernels/types.ts';
+import { collectGarbage, noteDropped } from './collect.ts';
 import { ReadyQueue } from './ready-queue.ts';
 import type { Executor, TaskPayload } from './types.ts';
+
+/** Released blocks up to this size live on shared slabs: not worth counting for GC. */
+const SMALL_BLOCK = 4096;
 
 export interface RunOptions {
   /** Static priorities (orderTasks); lower runs first. */
@@ -238,7 +244,9 @@ class Run {
     this.values[t] = undefined;
     if (this.table.isConstant[t]) return;
     this.liveChunks--;
-    this.liveBytes -= chunkBytes(v);
+    const bytes = chunkBytes(v);
+    this.liveBytes -= bytes;
+    if (bytes > SMALL_BLOCK) noteDropped(bytes);
   }
 
   private async runSyncLoop(): Promise<void> {
@@ -256,6 +264,7 @@ class Run {
         return;
       }
       this.complete(t, value);
+      collectGarbage();
       if ((this.done & 63) === 0) {
         const now = performance.now();
         if (now - lastYield > 50) {
@@ -306,6 +315,7 @@ class Run {
       this.complete(batch[i]!.id, results[i]!);
     }
     this.opts.onProgress?.(this.done, this.total, this.liveBytes);
+    collectGarbage();
     if (this.done === this.total) this.finish();
     else this.pump();
   }

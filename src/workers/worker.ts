@@ -8,6 +8,7 @@ import { builtinKernels } from '../kernels/builtins.ts';
 import { createFnResolver, findFnRefs, needsPreload } from '../kernels/resolve.ts';
 import { runTask } from '../kernels/run-task.ts';
 import type { Chunk, FnRef, KernelRegistry } from '../kernels/types.ts';
+import { collectGarbage } from './collect.ts';
 import {
   type BatchMessage,
   type BatchReply,
@@ -44,6 +45,7 @@ function execute(msg: BatchMessage): BatchReply {
     control[CONTROL.INDEX] = i;
     try {
       results[i] = runTask(tasks[i]!, registry, resolve);
+      collectGarbage();
     } catch (e) {
       return { ok: false, index: i, error: encodeError(e) };
     }

@@ -181,6 +181,16 @@ describe('memory and progress on threads', () => {
     expect(limited).toBeLessThanOrEqual(4 * block + 4 * block);
   });
 
+  test('blocks dropped on workers are collected: streaming 1.5 GiB keeps the peak RSS low', async () => {
+    // 24 random blocks of 64 MiB, each summed on the worker that made it
+    const before = process.resourceUsage().maxRSS * 1024;
+    const n = 24 * 2 ** 23;
+    const total = await compute(random.uniform([n], { seed: 8, chunks: 2 ** 23 }).sum(), threads);
+    expect(Math.abs(total.data[0]! / n - 0.5)).toBeLessThan(1e-3);
+    const grown = process.resourceUsage().maxRSS * 1024 - before;
+    expect(grown).toBeLessThan(900 * 2 ** 20);
+  }, 30_000);
+
   test('progress events count tasks up to done === total', async () => {
     const events: ProgressEvent[] = [];
     const y = random.uniform([200, 200], { seed: 2, chunks: 20 }).mul(2).sum({ axis: 1 });

@@ -79,6 +79,79 @@ export function uniformAt(seed: readonly [number, number], g: number): number {
   return (rHi * 2097152 + (rLo >>> 11)) * TWO_M53;
 }
 
+/**
+ * Fill out[o0 … o0 + n) with the uniforms in [0, 1) at counters g0 … g0 + n - 1 of `seed`,
+ * exactly as uniformAt gives them, scaled to low + width · u. The SplitMix64 state advances
+ * by γ per element (no multiply), and everything stays in local 32-bit halves.
+ */
+function fillUniform(
+  out: TypedArray,
+  o0: number,
+  n: number,
+  g0: number,
+  seed: readonly [number, number],
+  scale: { low: number; width: number; high: number; cap: number; f32: boolean },
+): void {
+  if (n <= 0) return;
+  // state = (g0 + 1) · γ + seed  (mod 2^64)
+  const c = g0 + 1;
+  mul64(Math.floor(c / TWO32) >>> 0, c >>> 0, GAMMA_HI, GAMMA_LO);
+  let sl = rLo + seed[1];
+  let sh = (rHi + seed[0] + (sl >= TWO32 ? 1 : 0)) >>> 0;
+  sl >>>= 0;
+  const { low, width, high, cap, f32 } = scale;
+  const capped = high > low;
+  for (let j = 0; j < n; j++) {
+    // z = (s ^ (s >>> 30)) * 0xbf58476d1ce4e5b9
+    let l = (sl ^ ((sl >>> 30) | (sh << 2))) >>> 0;
+    let h = (sh ^ (sh >>> 30)) >>> 0;
+    let a0 = l & 0xffff;
+    let a1 = l >>> 16;
+    let p00 = a0 * 0xe5b9;
+    let p01 = a0 * 0x1ce4;
+    let p10 = a1 * 0xe5b9;
+    let mid = (p00 >>> 16) + (p01 & 0xffff) + (p10 & 0xffff);
+    let lo = (((mid & 0xffff) << 16) | (p00 & 0xffff)) >>> 0;
+    let hi =
+      (a1 * 0x1ce4 +
+        (p01 >>> 16) +
+        (p10 >>> 16) +
+        (mid >>> 16) +
+        Math.imul(l, 0xbf58476d) +
+        Math.imul(h, 0x1ce4e5b9)) >>>
+      0;
+    // z = (z ^ (z >>> 27)) * 0x94d049bb133111eb
+    l = (lo ^ ((lo >>> 27) | (hi << 5))) >>> 0;
+    h = (hi ^ (hi >>> 27)) >>> 0;
+    a0 = l & 0xffff;
+    a1 = l >>> 16;
+    p00 = a0 * 0x11eb;
+    p01 = a0 * 0x1331;
+    p10 = a1 * 0x11eb;
+    mid = (p00 >>> 16) + (p01 & 0xffff) + (p10 & 0xffff);
+    lo = (((mid & 0xffff) << 16) | (p00 & 0xffff)) >>> 0;
+    hi =
+      (a1 * 0x1331 +
+        (p01 >>> 16) +
+        (p10 >>> 16) +
+        (mid >>> 16) +
+        Math.imul(l, 0x94d049bb) +
+        Math.imul(h, 0x133111eb)) >>>
+      0;
+    // z ^ (z >>> 31), top 53 bits
+    const zl = (lo ^ ((lo >>> 31) | (hi << 1))) >>> 0;
+    const zh = (hi ^ (hi >>> 31)) >>> 0;
+    const u = (zh * 2097152 + (zl >>> 11)) * TWO_M53;
+    const v = low + width * u;
+    const r = f32 ? Math.fround(v) : v;
+    out[o0 + j] = r >= high && capped ? cap : r;
+    // s += γ
+    const nl = sl + GAMMA_LO;
+    sh = (sh + GAMMA_HI + (nl >= TWO32 ? 1 : 0)) >>> 0;
+    sl = nl >>> 0;
+  }
+}
+
 /** Calls `run(g0, start, length)` for each contiguous run of the block along its last axis. */
 function forEachRun(
   p: RandomBlockParams,
@@ -139,13 +212,8 @@ export function uniformBlock(p: UniformParams): NDArray {
   const width = high - low;
   const cap = high > low ? below(high, p.dtype) : low;
   const f32 = p.dtype === 'float32';
-  forEachRun(p, (g0, o0, n) => {
-    for (let j = 0; j < n; j++) {
-      const v = low + width * uniformAt(seed, g0 + j);
-      const r = f32 ? Math.fround(v) : v;
-      out[o0 + j] = r >= high && high > low ? cap : r;
-    }
-  });
+  const scale = { low, width, high, cap, f32 };
+  forEachRun(p, (g0, o0, n) => fillUniform(out, o0, n, g0, seed, scale));
   return new NDArray(out, p.shape, p.dtype);
 }
 
