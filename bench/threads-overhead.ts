@@ -1,0 +1,74 @@
+// Per-task overhead of the schedulers: 100,000 independent trivial tasks (a raw graph, as
+// Dask's per_task_overhead.py builds one), and (ones(n, chunks=1) + 1).sum() per task.
+//
+//   npm run bench -- threads-overhead         knobs: BENCH_TASKS (100000), BENCH_ARR (20000)
+//
+// Target (issue 4): at most 15 µs per task with 2 workers (Dask, 2 threads: ~67 µs).
+
+import { computeBlocks } from '../src/array/compute.ts';
+import { NDArray } from '../src/array/ndarray.ts';
+import { defineLayer } from '../src/graph/define-layer.ts';
+import { fuseLayers } from '../src/graph/fuse.ts';
+import { materializeTasks, runnableCount } from '../src/graph/materialize.ts';
+import { ones, shutdown } from '../src/index.ts';
+import { field, runDask } from './dask.ts';
+import { knob } from './memory.ts';
+import { report, time } from './timing.ts';
+
+const small = process.env.BENCH_SMALL === '1';
+const N_RAW = knob('BENCH_TASKS', small ? 20000 : 100_000);
+const N_ARR = knob('BENCH_ARR', small ? 5000 : 20000);
+
+/** N independent tasks, each picking the one element of a shared tuple (Dask: noop(i)). */
+function rawLayer(n: number) {
+  const value = new NDArray(new Float64Array(new SharedArrayBuffer(8)), [1], 'float64');
+  const source = defineLayer({
+    op: 'tuple',
+    name: `bench-tuple-${n}`,
+    deps: [],
+    chunks: [[1]],
+    dtype: 'float64',
+    task: () => {
+      throw new Error('source has no tasks');
+    },
+    constant: () => [value],
+  });
+  const params = { index: 0 };
+  return defineLayer({
+    op: 'noop',
+    deps: [source],
+    chunks: [new Array<number>(n).fill(1)],
+    dtype: 'float64',
+    task: () => ({ kernel: 'pick', inputs: [[0, [0]]], params }),
+  });
+}
+
+const layer = rawLayer(N_RAW);
+const opts = { scheduler: 'threads', workers: 2 } as const;
+const raw = await time(() => computeBlocks([layer], opts));
+const rawSync = await time(() => computeBlocks([layer], { scheduler: 'sync' }));
+
+const arr = () => ones([N_ARR], { chunks: 1 }).add(1).sum();
+const arrTasks = runnableCount(materializeTasks(fuseLayers([arr().layer])));
+const arrThreads = await time(() => computeBlocks([arr().layer], opts));
+await shutdown();
+
+const dask = runDask('per_task_overhead.py', [N_RAW, N_ARR]);
+const us = (s: number, n: number) => (s / n) * 1e6;
+const d = (path: string[]) => field(dask, ['results', ...path]);
+console.log(`${N_RAW} independent trivial tasks (end to end: order, schedule, run, collect)`);
+report(
+  'µs/task, threads, 2 workers',
+  us(raw.min, N_RAW),
+  'µs',
+  d(['raw_graph', 'threads2', 'us_per_task_min']),
+  '≤ 15 µs',
+);
+report('µs/task, sync', us(rawSync.min, N_RAW), 'µs', d(['raw_graph', 'sync', 'us_per_task_min']));
+console.log(`(ones(${N_ARR}, chunks=1) + 1).sum(): ${arrTasks} tasks after fusion`);
+report(
+  'µs/task, threads, 2 workers',
+  us(arrThreads.min, arrTasks),
+  'µs',
+  d(['array_sum', 'dask', 'threads2', 'us_per_task_e2e_min']),
+);
