@@ -2,7 +2,7 @@
 // lazy_apply): inputs gathered whole, or only along core axes with one task per other block.
 
 import { LazyArray } from '../array/lazy-array.ts';
-import { blockShape } from '../chunking/blocks.ts';
+import { blockShape, chunkOffsets } from '../chunking/blocks.ts';
 import { formatTuple } from '../chunking/format.ts';
 import type { Chunks, Size } from '../chunking/types.ts';
 import { unifyChunks } from '../chunking/unify.ts';
@@ -25,8 +25,10 @@ interface PreparedInput {
   readonly array: LazyArray;
   /** nd - ndim: inputs are right-aligned against the broadcast ndim. */
   readonly offset: number;
-  /** Core axes of unknown size in several blocks: every block goes to the task. */
+  /** Core axes in several blocks: every block along them goes to the task. */
   readonly gathered: readonly number[];
+  /** Wrapped data read in place: each task slices its region out of the one source block. */
+  readonly source?: { readonly layer: Layer; readonly offsets: readonly number[][] };
 }
 
 /** The block grid every task of the call runs over, in the inputs' broadcast ndim. */
@@ -122,8 +124,9 @@ function prepareGrid(plan: LazyApplyPlan): Grid {
 /**
  * Core axes in several blocks are gathered: the task takes every block along them and
  * concatenates them itself (Dask's blockwise concatenate=True), with no rechunk layer.
- * A rechunk is kept where non-core axes must be split or merged (one pass does both), and
- * for wrapped in-memory data, whose rechunk reads the data in place (see inline-sources).
+ * Wrapped data (fromArray) is not copied out block by block first: each task slices its whole
+ * region out of the data. A rechunk is kept only where non-core axes must be split or merged
+ * (one pass does both; a rechunk of wrapped data also reads it in place, see inline-sources).
  */
 function prepareInput(
   a: LazyArray,
@@ -137,13 +140,16 @@ function prepareInput(
     return sameSizes(c, unified![g]!) ? c : unified![g]!;
   });
   const aligned = nonCore.every((c, i) => c === a.chunks[i]);
-  const gather = (i: number): boolean =>
-    a.chunks[i]!.includes(null) || (aligned && !readsInPlace(a));
+  const source = aligned ? wrappedSource(a) : undefined;
+  if (source) {
+    const offsets = (a.chunks as number[][]).map(chunkOffsets);
+    return { array: a, offset, gathered: [], source: { layer: source, offsets } };
+  }
   const gathered: number[] = [];
   let changed = !aligned;
   const target = nonCore.map((c, i) => {
     if (!core.has(i + offset) || c.length === 1) return c;
-    if (gather(i)) {
+    if (c.includes(null) || aligned) {
       gathered.push(i);
       return c;
     }
@@ -153,10 +159,12 @@ function prepareInput(
   return { array: changed ? rechunk(a, target) : a, offset, gathered };
 }
 
-/** Wrapped data (fromArray): a rechunk of it becomes one slice of the data, never copied first. */
-function readsInPlace(a: LazyArray): boolean {
+/** The one in-memory block that fromArray's blocks are slices of, if `a` is such an array. */
+function wrappedSource(a: LazyArray): Layer | undefined {
   const l = a.layer;
-  return l.op === 'from-array' && l.deps.length === 1 && l.deps[0]!.constant !== undefined;
+  const src = l.deps[0];
+  if (l.op !== 'from-array' || l.deps.length !== 1 || src?.constant === undefined) return undefined;
+  return src.chunks.every((c) => c.length === 1) ? src : undefined;
 }
 
 function sameSizes(a: readonly Size[], b: readonly Size[]): boolean {
@@ -207,6 +215,10 @@ function taskInputs(plan: LazyApplyPlan, grid: Grid, gb: readonly number[]) {
   const perArray = grid.inputs.map((inp, j): ApplyArg => {
     const first = inputs.length;
     const { chunks } = inp.array;
+    if (inp.source) {
+      inputs.push([j, chunks.map(() => 0)]);
+      return { first, count: 1, grid: chunks.map(() => 1), slice: sourceRegion(grid, inp, gb) };
+    }
     const base = chunks.map((c, i) => (c.length === 1 ? 0 : gb[i + inp.offset]!));
     const sub = chunks.map((c, i) => (inp.gathered.includes(i) ? c.length : 1));
     const count = sub.reduce((p, v) => p * v, 1);
@@ -223,6 +235,21 @@ function taskInputs(plan: LazyApplyPlan, grid: Grid, gb: readonly number[]) {
   });
   const args = plan.slots.map((s): ApplyArg => ('array' in s ? perArray[s.array]! : s));
   return { inputs, args };
+}
+
+/** The region of wrapped data that grid block `gb` reads: whole along core axes. */
+function sourceRegion(grid: Grid, inp: PreparedInput, gb: readonly number[]) {
+  const chunks = inp.array.chunks as number[][];
+  const offsets = inp.source!.offsets;
+  const start: number[] = [];
+  const count: number[] = [];
+  chunks.forEach((c, i) => {
+    const whole = c.length === 1 || grid.core.has(i + inp.offset);
+    const b = whole ? 0 : gb[i + inp.offset]!;
+    start.push(offsets[i]![b]!);
+    count.push(whole ? offsets[i]![c.length]! : c[b]!);
+  });
+  return { start, count };
 }
 
 /** The layer running fn: one task per block of `chunks` (the output, or the grid for tuples). */
@@ -245,7 +272,7 @@ function applyLayer(
       plan.core,
       plan.multi,
     ],
-    deps: grid.inputs.map((i) => i.array.layer),
+    deps: grid.inputs.map((i) => i.source?.layer ?? i.array.layer),
     chunks,
     dtype: plan.dtypes[0]!,
     // not fusable: its tasks keep their own keys (with fn's name) and the user's function

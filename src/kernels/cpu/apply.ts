@@ -6,15 +6,22 @@ import { allocate, type DType, dtypeOfTypedArray, type TypedArray } from '../../
 import { flattenNested, NDArray, type Nested, shapeSize } from '../../array/ndarray.ts';
 import { ShapeError, ValueError } from '../../errors.ts';
 import type { Chunk, FnRef, Kernel, KernelContext } from '../types.ts';
+import { sliceND } from './slice.ts';
 
 type Size = number | null;
 
 /**
  * Argument i of fn: task inputs `[first, first + count)` assembled over `grid` (C order;
- * one block is passed as it is), or a literal value.
+ * one block is passed as it is) or, with `slice`, a region cut from the one input block;
+ * or a literal value.
  */
 export type ApplyArg =
-  | { readonly first: number; readonly count: number; readonly grid: readonly number[] }
+  | {
+      readonly first: number;
+      readonly count: number;
+      readonly grid: readonly number[];
+      readonly slice?: { readonly start: readonly number[]; readonly count: readonly number[] };
+    }
   | { readonly value: number | boolean | null };
 
 /** Params of 'lazy-apply'. `outputs` are this task's block shapes (null = unknown). */
@@ -36,6 +43,11 @@ function argValue(a: ApplyArg, inputs: readonly Chunk[], key: string): unknown {
   const blocks = inputs.slice(a.first, a.first + a.count);
   const first = blocks[0];
   if (!(first instanceof NDArray)) throw new ShapeError(`${FN}: task ${key}: input is a tuple`);
+  if (a.slice) {
+    const { start, count } = a.slice;
+    const whole = count.every((c, ax) => start[ax] === 0 && c === first.shape[ax]);
+    return whole ? first : sliceND(first, { start, step: start.map(() => 1), count });
+  }
   return assembleBlocks(blocks, a.grid, first.dtype, key);
 }
 
