@@ -8,7 +8,7 @@ import { lazyApply } from '../../src/apply/lazy-apply.ts';
 import { compute } from '../../src/array/compute.ts';
 import { fromArray } from '../../src/array/from-array.ts';
 import type { LazyArray } from '../../src/array/lazy-array.ts';
-import type { NDArray } from '../../src/array/ndarray.ts';
+import { NDArray } from '../../src/array/ndarray.ts';
 import { materializeTasks } from '../../src/graph/materialize.ts';
 import { lazyKernels } from '../fixtures/lazy-kernels.ts';
 import { arbShapeAndChunks, at, expectArray, randomDense } from '../helpers/reference.ts';
@@ -80,6 +80,33 @@ describe('15: core axes', () => {
     if (inputsPerTask === 1) expect(ops).toEqual(['lazy-apply-sortAlongAxis1']);
     expect(y.layer.task([3, 0]).inputs).toHaveLength(inputsPerTask);
     expectArray(await compute(y), { shape: [40, 8], data: sortedRows(big) });
+  });
+
+  test('15: whole rows of wrapped data reach fn as views of the data, other regions as copies', async () => {
+    const shared = new Float64Array(new SharedArrayBuffer(6 * 4 * 8));
+    for (let i = 0; i < 24; i++) shared[i] = 23 - i;
+    const seen: { shared: boolean; offset: number; shape: number[] }[] = [];
+    const record = (b: NDArray) => {
+      seen.push({
+        shared: b.data.buffer === shared.buffer,
+        offset: b.data.byteOffset / 8,
+        shape: b.shape,
+      });
+      return sortAlongAxis1(b);
+    };
+    const rows = fromArray(shared, { shape: [6, 4], chunks: [2, 3] });
+    const y = lazyApply(record, rows, { axis: 1, inline: true });
+    const want = sortedRows(new NDArray(shared.slice(), [6, 4], 'float64'));
+    expectArray(await compute(y, { scheduler: 'sync' }), { shape: [6, 4], data: want });
+    expect(seen.sort((a, b) => a.offset - b.offset)).toEqual(
+      [0, 8, 16].map((offset) => ({ shared: true, offset, shape: [2, 4] })),
+    );
+    // columns of a 3-D array: not one run of memory, so a copy
+    seen.length = 0;
+    const cube = fromArray(shared, { shape: [2, 3, 4], chunks: [1, 2, 4] });
+    const z = lazyApply(record, cube, { axis: 0, inline: true });
+    await compute(z, { scheduler: 'sync' });
+    expect(seen.map((s) => s.shared)).toEqual([false, false]);
   });
 
   test('15: non-core axes that need new chunks keep one rechunk (it also merges the core axis)', () => {

@@ -45,10 +45,32 @@ function argValue(a: ApplyArg, inputs: readonly Chunk[], key: string): unknown {
   if (!(first instanceof NDArray)) throw new ShapeError(`${FN}: task ${key}: input is a tuple`);
   if (a.slice) {
     const { start, count } = a.slice;
-    const whole = count.every((c, ax) => start[ax] === 0 && c === first.shape[ax]);
-    return whole ? first : sliceND(first, { start, step: start.map(() => 1), count });
+    return (
+      regionView(first, start, count) ?? sliceND(first, { start, step: start.map(() => 1), count })
+    );
   }
   return assembleBlocks(blocks, a.grid, first.dtype, key);
+}
+
+/**
+ * A region of `x` as a view of its memory when the region is one contiguous run (whole along
+ * every axis after the first partial one, one index before it); undefined otherwise.
+ */
+function regionView(
+  x: NDArray,
+  start: readonly number[],
+  count: readonly number[],
+): NDArray | undefined {
+  let partial = x.shape.length - 1;
+  while (partial >= 0 && start[partial] === 0 && count[partial] === x.shape[partial]) partial--;
+  for (let ax = 0; ax < partial; ax++) if (count[ax] !== 1) return undefined;
+  let offset = 0;
+  for (let ax = 0, stride = x.data.length; ax < x.shape.length; ax++) {
+    stride = x.shape[ax] === 0 ? 0 : stride / x.shape[ax]!;
+    offset += start[ax]! * stride;
+  }
+  const view = x.data.subarray(offset, offset + shapeSize(count));
+  return count.every((c, ax) => c === x.shape[ax]) ? x : new NDArray(view, count, x.dtype);
 }
 
 function runLazyApply(inputs: Chunk[], p: LazyApplyParams, ctx: KernelContext): Chunk {
