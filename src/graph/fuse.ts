@@ -4,9 +4,10 @@
 import type { FusedParams } from '../kernels/builtins.ts';
 import type { EwParams, Expr } from '../kernels/cpu/expr.ts';
 import { substituteInputs } from '../kernels/cpu/expr.ts';
-import { type BlockRef, gridOf, type Layer, type TaskSpec } from './layer.ts';
+import { absorbPartials } from './fuse-tree.ts';
 import { ViewFolder } from './fuse-views.ts';
 import { inlineSourceViews } from './inline-sources.ts';
+import { type BlockRef, gridOf, type Layer, type TaskSpec } from './layer.ts';
 import { type LayerGraph, layerGraph, sortedLayers } from './layer-graph.ts';
 
 type Step = {
@@ -67,7 +68,7 @@ export function fuseLayers(given: readonly Layer[]): Layer[] {
         : fusedLayer(group, mapDep);
     rewritten.set(layer.name, next);
   }
-  return outputs.map((l) => rewritten.get(l.name)!);
+  return absorbPartials(outputs.map((l) => rewritten.get(l.name)!));
 }
 
 function fusedLayer(group: readonly Layer[], mapDep: (d: Layer) => Layer): Layer {

@@ -1,0 +1,43 @@
+// Coarsened reduction trees: with at least MIN_PARTIALS partial blocks, the first combine
+// level computes its partials itself; task counts pinned, values bit-identical to the
+// unoptimized graph, small reductions untouched.
+
+import { describe, expect, test } from 'vitest';
+import { compute } from '../../src/array/compute.ts';
+import { fromArray } from '../../src/array/from-array.ts';
+import type { LazyArray } from '../../src/array/lazy-array.ts';
+import { fuseLayers } from '../../src/graph/fuse.ts';
+import { MIN_PARTIALS } from '../../src/graph/fuse-tree.ts';
+import { materializeTasks, runnableCount } from '../../src/graph/materialize.ts';
+import '../../src/index.ts';
+import { randomDense } from '../helpers/reference.ts';
+
+const tasks = (y: LazyArray): number => runnableCount(materializeTasks(fuseLayers([y.layer])));
+
+describe('absorbPartials', () => {
+  const x = fromArray(randomDense([64, 64], 'float64', 4), { chunks: 2 }); // 1024 blocks
+
+  test.each<[string, () => LazyArray, number]>([
+    // 32 × 32 partials: 8 × 8 combines run them, then 2 × 2 combines and the aggregate
+    ['x.sum()', () => x.sum(), 64 + 4 + 1],
+    ['(x * 2 - 1).max()', () => x.mul(2).sub(1).max(), 64 + 4 + 1],
+    ['x.std()', () => x.std(), 64 + 4 + 1],
+    // axis 0 only: 32 partial rows of 32, combines of 4 rows: 8 × 32, then 2 × 32, aggregate 32
+    ['x.mean(axis 0)', () => x.mean({ axis: 0 }), 8 * 32 + 2 * 32 + 32],
+  ])('%s: tasks after coarsening, values as unoptimized', async (_, build, count) => {
+    expect(MIN_PARTIALS).toBeLessThanOrEqual(1024);
+    expect(tasks(build())).toBe(count);
+    const fused = await compute(build(), { scheduler: 'sync' });
+    const plain = await compute(build(), { scheduler: 'sync', optimize: false });
+    expect(fused.shape).toEqual(plain.shape);
+    for (let i = 0; i < fused.size; i++) expect(Object.is(fused.data[i], plain.data[i])).toBe(true);
+    const onThreads = await compute(build(), { scheduler: 'threads', workers: 2 });
+    for (let i = 0; i < fused.size; i++)
+      expect(Object.is(fused.data[i], onThreads.data[i])).toBe(true);
+  });
+
+  test('fewer partials than MIN_PARTIALS keep one task per block', () => {
+    const small = fromArray(randomDense([64, 64], 'float64', 5), { chunks: 4 }); // 256 blocks
+    expect(tasks(small.sum())).toBe(256 + 16 + 1);
+  });
+});
