@@ -37,6 +37,6 @@ const daskThreads = field(dask, ['results', 'dask', 'threads2', 'end_to_end_s', 
 const gb = (N * N * 8) / 1e9;
 console.log(`(x*2+1).sum() on ${N}² float64 (${gb.toFixed(2)} GB) in ${C}² chunks`);
 report('threads, 2 workers', two.min, 's', daskThreads, '≤ 0.6 × dask');
-report('threads, 1 worker', one.min, 's');
+console.log(`threads, 1 worker: ${one.min.toFixed(3)} s`);
 report('throughput, 2 workers', gb / two.min, 'GB/s', daskThreads && gb / daskThreads);
 console.log(`speedup 1 → 2 workers: ${(one.min / two.min).toFixed(2)}× | target ≥ 1.7×`);

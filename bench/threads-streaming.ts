@@ -60,7 +60,7 @@ const gb = (n * 8) / 1e9;
 console.log(
   `sum of random.uniform, ${gib} GiB virtual (${n / CHUNK} chunks of 128 MiB), 2 workers`,
 );
-report('time', seconds, 's');
+console.log(`time: ${seconds.toFixed(1)} s`);
 report('throughput', gb / seconds, 'GB/s', daskRate, `(dask on ${daskGib} GiB)`);
 report('peak RSS', peak / 1e9, 'GB', daskPeak && daskPeak / 1e9, '< 2 GB');
 console.log(`progress events: ${events}`);
