@@ -150,8 +150,42 @@ export function foldRowsLoop(
   );
 }
 
+/** Rows an accumulate loop sums per pass over its output row (loads of acc shared). */
+const ROWS_AT_ONCE = 16;
+
+/** Starts of rows r + u, u < ROWS_AT_ONCE (suffix _u), and their broadcast values. */
+function rowStarts(used: readonly number[], modes: readonly RowMode[]): string {
+  const out: string[] = [];
+  for (let u = 0; u < ROWS_AT_ONCE; u++) {
+    for (const k of used) {
+      out.push(`const q${k}_${u} = p${k} + (r + ${u}) * r${k};`);
+      if (modes[k] === 's') out.push(`const w${k}_${u} = a${k}[q${k}_${u}];`);
+    }
+  }
+  return out.join(' ');
+}
+
+/** One element of row r + u, added to the local `t`. */
+function rowElement(
+  body: { lines: string; value: string },
+  used: readonly number[],
+  modes: readonly RowMode[],
+  u: number,
+): string {
+  const loads = used.map((k) => {
+    if (modes[k] === 's') return `const v${k} = w${k}_${u};`;
+    return modes[k] === 'c'
+      ? `const v${k} = a${k}[q${k}_${u} + i];`
+      : `const v${k} = a${k}[q${k}_${u} + i * s${k}];`;
+  });
+  return `{ ${loads.join(' ')}\n${body.lines}\nt = t + ${body.value}; }`;
+}
+
 /**
- * The accumulate loop of `expr` over rows (see AccumulateRows).
+ * The accumulate loop of `expr` over rows (see AccumulateRows). When rows land on the same
+ * output (os = 0) it adds ROWS_AT_ONCE rows per pass, in row order: each output element is
+ * loaded and stored once per pass, many input streams are in flight, and a transposed input
+ * uses whole cache lines (16 adjacent elements of each of its rows) in one pass.
  * @example
  * accumulateRowsLoop({ in: 0 }, ['float64'], ['c'])([x.data], [0], [1], [n], m, n, acc, 0, 0);
  * // acc[i] += x[r, i] for every row r
@@ -167,9 +201,23 @@ export function accumulateRowsLoop(
     () => {
       const body = elementSource(expr, dtypes);
       const add = `acc[o + i] = acc[o + i] + ${body.value}`;
+      const group = Array.from({ length: ROWS_AT_ONCE }, (_, u) =>
+        rowElement(body, body.used, modes, u),
+      );
       return [
         prologue(body.used, modes),
-        'for (let r = 0; r < rows; r++, o += os) {',
+        'let r = 0;',
+        'if (os === 0) {',
+        `for (; r + ${ROWS_AT_ONCE - 1} < rows; r += ${ROWS_AT_ONCE}) {`,
+        rowStarts(body.used, modes),
+        'for (let i = 0; i < len; i++) {',
+        'let t = acc[o + i];',
+        ...group,
+        'acc[o + i] = t;',
+        '}',
+        '}',
+        '}',
+        'for (o += r * os; r < rows; r++, o += os) {',
         rowStart(body.used, modes),
         `for (let i = 0; i < len; i++) ${elementCode(body, body.used, modes, 'i', add)}`,
         '}',
