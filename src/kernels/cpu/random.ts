@@ -4,6 +4,7 @@
 import { allocate, type DType, type TypedArray } from '../../array/dtype.ts';
 import { NDArray, shapeSize } from '../../array/ndarray.ts';
 import type { Chunk, Kernel } from '../types.ts';
+import { WASM_CHUNK, wasmUniform } from './random-wasm.ts';
 
 /** Params shared by the random kernels: where the block sits in the whole array. */
 export interface RandomBlockParams {
@@ -100,6 +101,21 @@ function fillUniform(
   let sh = (rHi + seed[0] + (sl >= TWO32 ? 1 : 0)) >>> 0;
   sl >>>= 0;
   const { low, width, high, cap, f32 } = scale;
+  const wasm = wasmUniform();
+  if (wasm !== null) {
+    for (let done = 0; done < n; ) {
+      const k = Math.min(WASM_CHUNK, n - done);
+      wasm.fill(k, sh, sl, low, width, high, cap, f32 ? 1 : 0);
+      out.set(wasm.view.subarray(0, k), o0 + done);
+      done += k;
+      // state += k·γ
+      mul64(0, k, GAMMA_HI, GAMMA_LO);
+      const nl = sl + rLo;
+      sh = (sh + rHi + (nl >= TWO32 ? 1 : 0)) >>> 0;
+      sl = nl >>> 0;
+    }
+    return;
+  }
   const capped = high > low;
   for (let j = 0; j < n; j++) {
     // z = (s ^ (s >>> 30)) * 0xbf58476d1ce4e5b9
