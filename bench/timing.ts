@@ -8,7 +8,11 @@ export interface Timing {
 }
 
 /** Time `fn` `reps` times after one untimed warm-up; seconds. */
-export async function time(fn: () => unknown | Promise<unknown>, reps = 3, warmup = true): Promise<Timing> {
+export async function time(
+  fn: () => unknown | Promise<unknown>,
+  reps = 3,
+  warmup = true,
+): Promise<Timing> {
   if (warmup) await fn();
   const runs: number[] = [];
   for (let i = 0; i < reps; i++) {
@@ -22,10 +26,17 @@ export async function time(fn: () => unknown | Promise<unknown>, reps = 3, warmu
 }
 
 /** One result line: tessera's figure, Dask's, and the ratio (lower is better for tessera). */
-export function report(label: string, ours: number, unit: string, dask?: number, target?: string): void {
+export function report(
+  label: string,
+  ours: number,
+  unit: string,
+  dask?: number,
+  target?: string,
+): void {
   const fmt = (v: number) => (v >= 100 ? v.toFixed(0) : v >= 1 ? v.toFixed(2) : v.toPrecision(3));
   const parts = [`${label}: ${fmt(ours)} ${unit}`];
-  if (dask !== undefined) parts.push(`dask ${fmt(dask)} ${unit}`, `ratio ${(ours / dask).toFixed(3)}`);
+  if (dask !== undefined)
+    parts.push(`dask ${fmt(dask)} ${unit}`, `ratio ${(ours / dask).toFixed(3)}`);
   else parts.push('dask: not installed');
   if (target) parts.push(`target ${target}`);
   console.log(parts.join(' | '));

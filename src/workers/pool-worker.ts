@@ -49,7 +49,8 @@ const ENTRY = new URL(
 const LOADER_FLAG = /^--(import|loader|experimental-loader|require)$/;
 // V8 flags are process-wide and a Worker refuses them in its execArgv (--expose-gc from a
 // benchmark runner, heap sizes): they already apply to every thread.
-const PROCESS_WIDE = /^--(expose[-_]gc|max[-_]old[-_]space[-_]size|max[-_]semi[-_]space[-_]size)(=|$)/;
+const PROCESS_WIDE =
+  /^--(expose[-_]gc|max[-_]old[-_]space[-_]size|max[-_]semi[-_]space[-_]size)(=|$)/;
 
 function workerExecArgv(): string[] {
   const out: string[] = [];
