@@ -15,9 +15,17 @@ export class ValueError extends TesseraError {
   override readonly _tag = 'ValueError';
 }
 
-/** Shapes do not match, broadcast, or agree with a declaration. */
+/**
+ * Shapes do not match, broadcast, or agree with a declaration. `key` names the task whose
+ * result contradicted its declared shape (then compute rejects with this error itself).
+ */
 export class ShapeError extends TesseraError {
   override readonly _tag = 'ShapeError';
+  readonly key: string | undefined;
+  constructor(message: string, options?: { cause?: unknown; key?: string }) {
+    super(message, options);
+    this.key = options?.key;
+  }
 }
 
 /** A chunk specification is invalid, or an operation needs chunk sizes that are unknown. */

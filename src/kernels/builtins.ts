@@ -2,7 +2,7 @@
 // Kernel modules register here; nothing in this file may import array/ or apply/ code.
 
 import { NDArray } from '../array/ndarray.ts';
-import { TaskError } from '../errors.ts';
+import { ShapeError, TaskError } from '../errors.ts';
 import { applyKernels } from './cpu/apply.ts';
 import { blockwiseKernels } from './cpu/blockwise.ts';
 import { creationKernels } from './cpu/creation.ts';
@@ -60,7 +60,8 @@ registerKernels({
         values.push(ctx.run(step.kernel, args, step.params));
       } catch (e) {
         // name the step that failed, not 'fused'
-        throw e instanceof TaskError ? e : new TaskError(ctx.key, kernelLabel(step), e);
+        const own = e instanceof TaskError || (e instanceof ShapeError && e.key === ctx.key);
+        throw own ? e : new TaskError(ctx.key, kernelLabel(step), e);
       }
     }
     return values[values.length - 1]!;

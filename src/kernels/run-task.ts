@@ -1,7 +1,7 @@
 // Runs one task payload against a kernel registry: the single code path of every executor.
 // Kernel failures become TaskError carrying the key, the kernel name and the original error.
 
-import { KernelError, TaskError } from '../errors.ts';
+import { KernelError, ShapeError, TaskError } from '../errors.ts';
 import type { TaskPayload } from '../workers/types.ts';
 import type { Chunk, FnRef, KernelContext, KernelRegistry } from './types.ts';
 
@@ -19,7 +19,8 @@ export function runTask(task: TaskPayload, registry: KernelRegistry, resolve: Fn
   try {
     return kernel(task.inputs, task.params, ctx);
   } catch (e) {
-    if (e instanceof TaskError) throw e;
+    // a result that contradicts its declared shape is the graph's error, not the kernel's
+    if (e instanceof TaskError || (e instanceof ShapeError && e.key === task.key)) throw e;
     throw new TaskError(task.key, kernelLabel(task), e);
   }
 }

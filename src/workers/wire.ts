@@ -113,6 +113,7 @@ export function encodeError(e: unknown, depth = 0): WireError {
   } = { name: e.name, message: e.message, stack: e.stack };
   if (e instanceof TesseraError) out.tag = e._tag;
   if (e instanceof TaskError || e instanceof WorkerCrashedError) out.key = e.key;
+  if (e instanceof ShapeError && e.key !== undefined) out.key = e.key;
   if (e instanceof TaskError) out.kernel = e.kernel;
   if (e.cause !== undefined && depth < 8) out.cause = encodeError(e.cause, depth + 1);
   return out;
@@ -150,7 +151,10 @@ export function decodeError(w: WireError): Error {
   else if (w.tag === 'WorkerCrashedError') e = new WorkerCrashedError(w.key ?? '?', w.message);
   else {
     const Ctor = (w.tag !== undefined ? byTag[w.tag] : builtin[w.name]) ?? Error;
-    e = new Ctor(w.message, cause === undefined ? undefined : { cause });
+    e =
+      w.tag === 'ShapeError' && w.key !== undefined
+        ? new ShapeError(w.message, { key: w.key, ...(cause === undefined ? {} : { cause }) })
+        : new Ctor(w.message, cause === undefined ? undefined : { cause });
     if (e.name !== w.name) e.name = w.name;
   }
   if (w.stack !== undefined) e.stack = w.stack;

@@ -7,7 +7,7 @@ import { lazyApply } from '../../src/apply/lazy-apply.ts';
 import { compute } from '../../src/array/compute.ts';
 import { fromArray } from '../../src/array/from-array.ts';
 import type { NDArray } from '../../src/array/ndarray.ts';
-import { TaskError } from '../../src/errors.ts';
+import { ShapeError, TaskError } from '../../src/errors.ts';
 import { shutdownDefaultPool } from '../../src/workers/pool.ts';
 import { lazyKernels } from '../fixtures/lazy-kernels.ts';
 import { expectArray, randomDense } from '../helpers/reference.ts';
@@ -91,5 +91,15 @@ describe('18: kernels on worker threads', () => {
     expect(err.kernel).toBe('lazy-apply:fail');
     expect((err.cause as Error).message).toBe('worker boom');
     expect((err.cause as Error).stack).toContain('worker boom');
+  });
+
+  test('10: a result contradicting its declared shape is a ShapeError on workers too', async () => {
+    const short = (b: NDArray) => b.data.slice(1);
+    const err = (await compute(lazyApply(short, x, { shape: [8, 5] }), threads).catch(
+      (e: unknown) => e,
+    )) as ShapeError;
+    expect(err).toBeInstanceOf(ShapeError);
+    expect(err.key).toContain('lazy-apply-short-');
+    expect(err.message).toContain(`task ${err.key}`);
   });
 });

@@ -133,7 +133,10 @@ function readResult(
       return { data: values, shape };
     } catch (e) {
       const reason = (e as Error).message.replace(`${FN}: `, '');
-      throw new ShapeError(`${FN}: task ${key}: fn '${what}' returned ${reason}`, { cause: e });
+      throw new ShapeError(`${FN}: task ${key}: fn '${what}' returned ${reason}`, {
+        cause: e,
+        key,
+      });
     }
   }
   const plain = r as { data?: unknown; shape?: unknown; dtype?: unknown } | null;
@@ -161,6 +164,7 @@ function fitFlat(n: number, declared: readonly Size[], key: string, what: string
   throw new ShapeError(
     `${FN}: task ${key}: fn '${what}' returned ${n} elements, which do not fit the declared ` +
       `block shape ${fmt(declared)}${unknown > 1 ? '; with several unknown sizes, return an NDArray' : ''}`,
+    { key },
   );
 }
 
@@ -176,6 +180,7 @@ function checkShape(
     throw new ShapeError(
       `${FN}: task ${key}: fn '${what}' returned shape ${fmt(shape)}, which contradicts the ` +
         `declared block shape ${fmt(declared)}`,
+      { key },
     );
   }
 }

@@ -152,6 +152,7 @@ export function coerceBlock(
   const fail = (got: string): ShapeError =>
     new ShapeError(
       `${caller}: kernel '${fnName}' returned ${got} for task ${key}, expected a block of shape ${fmt(expected)}`,
+      { key },
     );
   let arr: NDArray;
   if (result instanceof NDArray) arr = result;
