@@ -13,6 +13,9 @@ import { materializeTasks } from '../../src/graph/materialize.ts';
 import '../../src/index.ts';
 import { randomDense } from '../helpers/reference.ts';
 
+// randomDense floats sum exactly in any order, so fused and unfused graphs compare bit for
+// bit here even where a fused sum adds in an order of its own (see kernels/cpu/ew-rows.ts)
+
 /** Kernel name → number of tasks, after fusion. */
 function kernels(y: LazyArray): Record<string, number> {
   const t = materializeTasks(fuseLayers([y.layer]));

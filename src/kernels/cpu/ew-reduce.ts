@@ -1,10 +1,11 @@
 // 'ew-reduce': an elementwise expression reduced as it is produced (the partial step of a
 // monoid reduction fused with its input), so `(x * 2 + 1).sum()` never writes x * 2 + 1 out.
 //
-// The expression is evaluated tile by tile (sub-blocks of at most TILE elements) into a
-// per-thread scratch buffer that stays in cache, and each tile is folded at once. The fold
-// keeps the exact accumulation order of 'reduce-partial' over the whole block (sum keeps
-// its four lanes across tiles), so fused and unfused results are bit-identical.
+// Sums go row by row through compiled loops (ew-sum-rows.ts). Other reductions evaluate the
+// expression tile by tile (sub-blocks of at most TILE elements) into a per-thread scratch
+// buffer that stays in cache and fold each tile at once, in the exact order of
+// 'reduce-partial' over the whole block. The order never depends on the scheduler, so
+// 'threads' and 'sync' agree bit for bit.
 
 import {
   allocate,

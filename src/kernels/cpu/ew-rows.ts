@@ -2,9 +2,12 @@
 // inputs and added straight into the reduction (no block, no scratch), one loop per
 // expression, input dtypes and input modes.
 //
-// A fold row adds into four lanes exactly as sumRuns.foldRows does over the same run
-// (element j of a run in lane j % 4, the n % 4 tail in lane 0), so a run may be cut into
-// rows anywhere; an accumulate row adds element i into acc[o + i].
+// A fold row adds into four lanes as sumRuns.foldRows does over the same run (element j of
+// a run in lane j % 4, the n % 4 tail in lane 0). Rows that continue one run go four at a
+// time: each column's four values are added first, then into lane (column % 4) — four
+// memory streams instead of one, at the price of an order of its own (fixed by the block's
+// shape, so still deterministic; within rounding of the unfused sum). An accumulate row adds
+// element i into acc[o + i], rows in order (bit-identical to the unfused kernel).
 
 import type { DType, TypedArray } from '../../array/dtype.ts';
 import { ewHelpers } from './elementwise.ts';
@@ -122,10 +125,34 @@ export function foldRowsLoop(
     () => {
       const body = elementSource(expr, dtypes);
       const el = (at: string, into: string) => elementCode(body, body.used, modes, at, into);
+      // element `at` of the four rows of a group, summed in row order, added to lane c
+      const column = (at: string, c: number | string): string =>
+        `{ let t = 0;\n${[0, 1, 2, 3].map((u) => rowElement(body, body.used, modes, u, at)).join('\n')}\nl${c} += t; }`;
       return [
         prologue(body.used, modes),
         'const tail = n - (n % 4);',
-        'for (let r = 0; r < rows; r++) {',
+        'let r = 0;',
+        // rows that continue one run: four at a time, a column's four values added first
+        'if (len < n) {',
+        'for (; r + 3 < rows; r += 4) {',
+        rowStarts(body.used, modes, 4),
+        'let l0 = lane[0], l1 = lane[1], l2 = lane[2], l3 = lane[3]; let i = 0;',
+        'for (; i + 3 < len; i += 4) {',
+        column('i', 0),
+        column('i + 1', 1),
+        column('i + 2', 2),
+        column('i + 3', 3),
+        '}',
+        `for (; i < len; i++) ${column('i', 0)}`,
+        'lane[0] = l0; lane[1] = l1; lane[2] = l2; lane[3] = l3;',
+        'j += 4 * len;',
+        'if (j === n) {',
+        'acc[o] = acc[o] + (lane[0] + lane[1] + (lane[2] + lane[3]));',
+        'lane[0] = 0; lane[1] = 0; lane[2] = 0; lane[3] = 0; j = 0; o += os;',
+        '}',
+        '}',
+        '}',
+        'for (; r < rows; r++) {',
         rowStart(body.used, modes),
         'const end = j + len; const main = end < tail ? end : tail; let i = 0;',
         `for (; j < main && (j & 3) !== 0; j++, i++) ${el('i', `lane[j & 3] += ${body.value}`)}`,
@@ -153,10 +180,10 @@ export function foldRowsLoop(
 /** Rows an accumulate loop sums per pass over its output row (loads of acc shared). */
 const ROWS_AT_ONCE = 16;
 
-/** Starts of rows r + u, u < ROWS_AT_ONCE (suffix _u), and their broadcast values. */
-function rowStarts(used: readonly number[], modes: readonly RowMode[]): string {
+/** Starts of rows r + u, u < count (suffix _u), and their broadcast values. */
+function rowStarts(used: readonly number[], modes: readonly RowMode[], count: number): string {
   const out: string[] = [];
-  for (let u = 0; u < ROWS_AT_ONCE; u++) {
+  for (let u = 0; u < count; u++) {
     for (const k of used) {
       out.push(`const q${k}_${u} = p${k} + (r + ${u}) * r${k};`);
       if (modes[k] === 's') out.push(`const w${k}_${u} = a${k}[q${k}_${u}];`);
@@ -165,18 +192,19 @@ function rowStarts(used: readonly number[], modes: readonly RowMode[]): string {
   return out.join(' ');
 }
 
-/** One element of row r + u, added to the local `t`. */
+/** Element `at` of row r + u, added to the local `t`. */
 function rowElement(
   body: { lines: string; value: string },
   used: readonly number[],
   modes: readonly RowMode[],
   u: number,
+  at = 'i',
 ): string {
   const loads = used.map((k) => {
     if (modes[k] === 's') return `const v${k} = w${k}_${u};`;
     return modes[k] === 'c'
-      ? `const v${k} = a${k}[q${k}_${u} + i];`
-      : `const v${k} = a${k}[q${k}_${u} + i * s${k}];`;
+      ? `const v${k} = a${k}[q${k}_${u} + ${at}];`
+      : `const v${k} = a${k}[q${k}_${u} + (${at}) * s${k}];`;
   });
   return `{ ${loads.join(' ')}\n${body.lines}\nt = t + ${body.value}; }`;
 }
@@ -209,7 +237,7 @@ export function accumulateRowsLoop(
         'let r = 0;',
         'if (os === 0) {',
         `for (; r + ${ROWS_AT_ONCE - 1} < rows; r += ${ROWS_AT_ONCE}) {`,
-        rowStarts(body.used, modes),
+        rowStarts(body.used, modes, ROWS_AT_ONCE),
         'for (let i = 0; i < len; i++) {',
         'let t = acc[o + i];',
         ...group,

@@ -1,6 +1,6 @@
 // Fused sums row by row: the block of an elementwise expression is walked as rows (runs of
-// the reduction, or pieces of them) and each row is summed by a compiled row loop straight
-// from the inputs, in the order 'reduce-partial' would sum the materialized block.
+// the reduction, or pieces of them) and summed by compiled row loops straight from the
+// inputs (ew-rows.ts), in an order fixed by the block's shape and views alone.
 
 import type { TypedArray } from '../../array/dtype.ts';
 import { accumulateRowsLoop, foldRowsLoop, type RowMode } from './ew-rows.ts';
