@@ -2,6 +2,7 @@
 // computed blocks (which resolves unknown sizes).
 
 import { ShapeError } from '../errors.ts';
+import { unravel } from '../graph/materialize.ts';
 import { writeRegion } from '../kernels/cpu/slice.ts';
 import type { Chunk } from '../kernels/types.ts';
 import type { DType } from './dtype.ts';
@@ -11,15 +12,6 @@ function asBlock(c: Chunk, key: string): NDArray {
   if (!(c instanceof NDArray))
     throw new ShapeError(`compute: block ${key} is a tuple, not an array`);
   return c;
-}
-
-function unravel(flat: number, grid: readonly number[]): number[] {
-  const out = new Array<number>(grid.length);
-  for (let ax = grid.length - 1; ax >= 0; ax--) {
-    out[ax] = flat % grid[ax]!;
-    flat = Math.floor(flat / grid[ax]!);
-  }
-  return out;
 }
 
 /** Actual chunk sizes per axis, read off the blocks of a grid (C order). */

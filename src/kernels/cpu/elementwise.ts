@@ -139,7 +139,16 @@ export function simplifyLayout(
     const lead = nd - s.length;
     return outShape.map((_, ax) => (ax < lead || s[ax - lead] === 1 ? 0 : st[ax - lead]!));
   });
-  const keep = outShape.map((_, ax) => ax).filter((ax) => outShape[ax] !== 1);
+  return simplifyStrides(outShape, full);
+}
+
+/** Unit axes dropped and adjacent axes merged where every operand steps evenly across them. */
+export function simplifyStrides(
+  outShape: readonly number[],
+  full: readonly (readonly number[])[],
+): { shape: number[]; strides: number[][]; modes: InputMode[] } {
+  const keep: number[] = [];
+  for (let ax = 0; ax < outShape.length; ax++) if (outShape[ax] !== 1) keep.push(ax);
   let shape = keep.map((ax) => outShape[ax]!);
   let strides = full.map((st) => keep.map((ax) => st[ax]!));
   for (let ax = shape.length - 2; ax >= 0; ax--) {

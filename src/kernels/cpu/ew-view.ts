@@ -4,8 +4,7 @@
 import { allocate, type DType, type TypedArray } from '../../array/dtype.ts';
 import { cStrides, NDArray, shapeSize } from '../../array/ndarray.ts';
 import type { Chunk, Kernel } from '../types.ts';
-import { broadcastBlockShapes, compileLoop } from './elementwise.ts';
-import type { InputMode } from './ew-codegen.ts';
+import { broadcastBlockShapes, compileLoop, simplifyStrides } from './elementwise.ts';
 import type { Expr } from './expr.ts';
 import { sliceND } from './slice.ts';
 
@@ -80,33 +79,6 @@ export function broadcastOperands(ops: readonly Operand[]): {
     );
   });
   return { shape, strides };
-}
-
-/** Unit axes dropped and adjacent axes merged where every operand steps evenly across them. */
-export function simplifyStrides(
-  outShape: readonly number[],
-  full: readonly (readonly number[])[],
-): { shape: number[]; strides: number[][]; modes: InputMode[] } {
-  const keep: number[] = [];
-  for (let ax = 0; ax < outShape.length; ax++) if (outShape[ax] !== 1) keep.push(ax);
-  let shape = keep.map((ax) => outShape[ax]!);
-  let strides = full.map((st) => keep.map((ax) => st[ax]!));
-  for (let ax = shape.length - 2; ax >= 0; ax--) {
-    const next = shape[ax + 1]!;
-    if (!strides.every((st) => st[ax] === st[ax + 1]! * next)) continue;
-    shape = [...shape.slice(0, ax), shape[ax]! * next, ...shape.slice(ax + 2)];
-    strides = strides.map((st) => [...st.slice(0, ax), st[ax + 1]!, ...st.slice(ax + 2)]);
-  }
-  if (shape.length === 0) {
-    shape = [1];
-    strides = strides.map(() => [0]);
-  }
-  const outSt = cStrides(shape);
-  const modes = strides.map((st): InputMode => {
-    if (st.every((v) => v === 0)) return 's';
-    return st.every((v, i) => v === outSt[i] || shape[i] === 1) ? 'c' : 'g';
-  });
-  return { shape, strides, modes };
 }
 
 type Loop = ReturnType<typeof compileLoop>;
