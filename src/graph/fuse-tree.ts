@@ -4,6 +4,12 @@
 // partials and the combine run exactly as before, in the same order: results are unchanged.
 
 import type { FusedParams } from '../kernels/builtins.ts';
+import type { EwReduceParams } from '../kernels/cpu/ew-reduce.ts';
+import {
+  packPartials,
+  type ReduceViewsParams,
+  type ReduceViewsShared,
+} from '../kernels/cpu/ew-reduce-views.ts';
 import { defineLayer } from './define-layer.ts';
 import { type BlockRef, gridOf, type Layer, type TaskSpec } from './layer.ts';
 import { layerGraph, sortedLayers } from './layer-graph.ts';
@@ -14,7 +20,12 @@ export const MIN_PARTIALS = 1024;
 const blockCount = (l: Layer): number => gridOf(l).reduce((a, b) => a * b, 1);
 
 /** The combine task of block `b` with the tasks of its partials inlined as steps. */
-function coarseTask(combine: Layer, partials: Layer, b: readonly number[]): TaskSpec {
+function coarseTask(
+  combine: Layer,
+  partials: Layer,
+  b: readonly number[],
+  cache: SharedCache,
+): TaskSpec {
   const spec = combine.task(b);
   const inputs: BlockRef[] = [];
   const steps: FusedParams['steps'][number][] = [];
@@ -28,9 +39,49 @@ function coarseTask(combine: Layer, partials: Layer, b: readonly number[]): Task
     mainThread ||= p.mainThread === true;
     steps.push({ kernel: p.kernel, params: p.params, inputs: p.inputs.map(inputOf) });
   }
+  const packed = mainThread ? undefined : packedViews(steps, spec.params, cache);
+  if (packed !== undefined) return { kernel: 'ew-reduce-views', params: packed, inputs };
   steps.push({ kernel: spec.kernel, params: spec.params, inputs: steps.map((_, k) => -k - 1) });
   const params: FusedParams = { steps };
   return { kernel: 'fused', params, inputs, ...(mainThread ? { mainThread: true } : {}) };
+}
+
+/** The shared parts of a layer's last packed task, reused while they stay the same: one
+ * object per batch on the wire (structured clone keeps identity), not one per task. */
+interface SharedCache {
+  shared?: ReduceViewsShared;
+}
+
+/** `steps`, all 'ew-reduce' over views, packed with their combine; else undefined. */
+function packedViews(
+  steps: readonly FusedParams['steps'][number][],
+  combine: unknown,
+  cache: SharedCache,
+): ReduceViewsParams | undefined {
+  if (steps.length === 0 || steps.some((s) => s.kernel !== 'ew-reduce')) return undefined;
+  const first = steps[0]!.params as EwReduceParams;
+  let shared = cache.shared;
+  if (
+    shared === undefined ||
+    shared.expr !== first.expr ||
+    shared.reduce !== first.reduce ||
+    shared.dtype !== first.dtype ||
+    shared.combine !== combine ||
+    shared.arity !== first.views.length
+  ) {
+    shared = {
+      expr: first.expr,
+      ...(first.dtype === undefined ? {} : { dtype: first.dtype }),
+      reduce: first.reduce,
+      arity: first.views.length,
+      combine,
+    };
+    cache.shared = shared;
+  }
+  return packPartials(
+    steps.map((s) => ({ params: s.params as EwReduceParams, inputs: s.inputs })),
+    shared,
+  );
 }
 
 /** `layer` rewritten to run its partials itself, or undefined when it does not qualify. */
@@ -41,6 +92,7 @@ function absorb(layer: Layer, consumers: number, outputs: ReadonlySet<string>): 
   if (blockCount(partials) < MIN_PARTIALS) return undefined;
   const probe = layer.task(layer.chunks.map(() => 0));
   if (probe.kernel !== 'reduce-combine' || probe.inputs.some(([d]) => d !== 0)) return undefined;
+  const cache: SharedCache = {};
   return defineLayer({
     op: `${partials.op}+${layer.op}`,
     name: layer.name,
@@ -48,7 +100,7 @@ function absorb(layer: Layer, consumers: number, outputs: ReadonlySet<string>): 
     chunks: layer.chunks,
     dtype: layer.dtype,
     meta: { ...layer.meta, absorbed: partials.op },
-    task: (b) => coarseTask(layer, partials, b),
+    task: (b) => coarseTask(layer, partials, b, cache),
   });
 }
 

@@ -39,6 +39,19 @@ describe('absorbPartials', () => {
       expect(Object.is(fused.data[i], onThreads.data[i])).toBe(true);
   });
 
+  test('partials over views of one source pack into ew-reduce-views sharing one object', () => {
+    const table = materializeTasks(fuseLayers([x.mul(2).sum().layer]));
+    const coarse = table.layers.find((l) => l.meta?.absorbed !== undefined)!;
+    const [a, b] = [coarse.task([0, 0]), coarse.task([3, 5])];
+    expect([a.kernel, b.kernel]).toEqual(['ew-reduce-views', 'ew-reduce-views']);
+    const [pa, pb] = [a.params, b.params] as { shared: unknown; packed: unknown }[];
+    expect(pa!.shared).toBe(pb!.shared);
+    expect(pa!.packed).toBeInstanceOf(Int32Array);
+    // a transposed operand's view permutes axes: left as fused steps
+    const t = materializeTasks(fuseLayers([x.add(x.T).sum().layer]));
+    expect(t.layers.find((l) => l.meta?.absorbed !== undefined)!.task([0, 0]).kernel).toBe('fused');
+  });
+
   test('fewer partials than MIN_PARTIALS keep one task per block', () => {
     const small = fromArray(randomDense([64, 64], 'float64', 5), { chunks: 4 }); // 256 blocks
     expect(tasks(small.sum())).toBe(256 + 16 + 1);

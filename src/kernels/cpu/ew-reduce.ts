@@ -15,7 +15,8 @@ import {
   typedArrayCtor,
 } from '../../array/dtype.ts';
 import { NDArray, shapeSize } from '../../array/ndarray.ts';
-import type { Chunk, Kernel } from '../types.ts';
+import type { Chunk, Kernel, KernelContext } from '../types.ts';
+import { ewReduceViews, type ReduceViewsParams } from './ew-reduce-views.ts';
 import { runOutput, sumRows } from './ew-sum-rows.ts';
 import { type EwViewParams, evaluateViews, type TileEvaluator, viewEvaluator } from './ew-view.ts';
 import {
@@ -234,4 +235,6 @@ export function ewReducePartial(inputs: readonly Chunk[], p: EwReduceParams): Ch
 export const ewReduceKernels: Record<string, Kernel<never>> = {
   'ew-reduce': ((inputs: Chunk[], p: EwReduceParams) =>
     ewReducePartial(inputs, p)) as Kernel<never>,
+  'ew-reduce-views': ((inputs: Chunk[], p: ReduceViewsParams, ctx: KernelContext) =>
+    ewReduceViews(inputs, p, ctx)) as Kernel<never>,
 };

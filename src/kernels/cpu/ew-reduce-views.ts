@@ -1,0 +1,108 @@
+// 'ew-reduce-views': many 'ew-reduce' partials that differ only in their views, then their
+// 'reduce-combine', as one task with compact params (a coarse tree-reduction task).
+//
+// The expression and reduction are one shared object; the per-partial views travel as one
+// Int32Array, so a batch of such tasks posts to a worker as a few kilobytes, not megabytes.
+
+import type { DType } from '../../array/dtype.ts';
+import type { Chunk, KernelContext } from '../types.ts';
+import type { EwReduceParams } from './ew-reduce.ts';
+import { ewReducePartial } from './ew-reduce.ts';
+import type { InputView } from './ew-view.ts';
+import type { Expr } from './expr.ts';
+import type { MonoidParams } from './reduce-monoid.ts';
+
+/** What every partial shares, and the combine step's params. */
+export interface ReduceViewsShared {
+  readonly expr: Expr;
+  readonly dtype?: DType;
+  readonly reduce: MonoidParams;
+  /** Operands of each partial. */
+  readonly arity: number;
+  readonly combine: unknown;
+}
+
+/**
+ * Params of 'ew-reduce-views'. `packed` holds, per partial and per operand in order:
+ * the task input index, then the view's rank (-1 for no view) and its start, step and count.
+ */
+export interface ReduceViewsParams {
+  readonly shared: ReduceViewsShared;
+  readonly partials: number;
+  readonly packed: Int32Array;
+}
+
+/** One partial's 'ew-reduce' step, as the packer accepts it. */
+export interface PartialStep {
+  readonly params: EwReduceParams;
+  /** Task input index of each operand. */
+  readonly inputs: readonly number[];
+}
+
+/**
+ * Pack `steps` for 'ew-reduce-views' sharing `shared`, or undefined when they do not share
+ * its expression, dtype and reduction, or a view permutes its axes.
+ * @example
+ * const params = packPartials(steps, { expr, reduce, arity: 1, combine });
+ */
+export function packPartials(
+  steps: readonly PartialStep[],
+  shared: ReduceViewsShared,
+): ReduceViewsParams | undefined {
+  const out: number[] = [];
+  for (const s of steps) {
+    const p = s.params;
+    if (p.expr !== shared.expr || p.reduce !== shared.reduce || p.dtype !== shared.dtype) {
+      return undefined;
+    }
+    if (p.views.length !== shared.arity || s.inputs.length !== shared.arity) return undefined;
+    for (let k = 0; k < shared.arity; k++) {
+      const v = p.views[k]!;
+      out.push(s.inputs[k]!);
+      if (v === null) {
+        out.push(-1);
+        continue;
+      }
+      if (v.axes !== undefined) return undefined;
+      out.push(v.start.length, ...v.start, ...v.step, ...v.count);
+    }
+  }
+  return { shared, partials: steps.length, packed: Int32Array.from(out) };
+}
+
+/**
+ * Run each packed partial with 'ew-reduce' and combine them in order with 'reduce-combine':
+ * exactly the values of the unpacked steps.
+ * @example
+ * ewReduceViews([x], packPartials(steps, shared)!, ctx);
+ */
+export function ewReduceViews(inputs: Chunk[], p: ReduceViewsParams, ctx: KernelContext): Chunk {
+  const { shared, packed } = p;
+  const parts = new Array<Chunk>(p.partials);
+  const ops = new Array<Chunk>(shared.arity);
+  const views = new Array<InputView | null>(shared.arity);
+  const params: EwReduceParams = {
+    expr: shared.expr,
+    ...(shared.dtype === undefined ? {} : { dtype: shared.dtype }),
+    views,
+    reduce: shared.reduce,
+  };
+  let at = 0;
+  for (let j = 0; j < p.partials; j++) {
+    for (let k = 0; k < shared.arity; k++) {
+      ops[k] = inputs[packed[at++]!]!;
+      const nd = packed[at++]!;
+      if (nd < 0) {
+        views[k] = null;
+        continue;
+      }
+      const start = Array.from(packed.subarray(at, at + nd));
+      const step = Array.from(packed.subarray(at + nd, at + 2 * nd));
+      const count = Array.from(packed.subarray(at + 2 * nd, at + 3 * nd));
+      views[k] = { start, step, count };
+      at += 3 * nd;
+    }
+    parts[j] = ewReducePartial(ops, params);
+  }
+  return ctx.run('reduce-combine', parts, shared.combine);
+}
