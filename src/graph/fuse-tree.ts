@@ -19,6 +19,12 @@ export const MIN_PARTIALS = 1024;
 
 const blockCount = (l: Layer): number => gridOf(l).reduce((a, b) => a * b, 1);
 
+function sameBlock(a: readonly number[], b: readonly number[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
 /** The combine task of block `b` with the tasks of its partials inlined as steps. */
 function coarseTask(
   combine: Layer,
@@ -31,8 +37,11 @@ function coarseTask(
   const steps: FusedParams['steps'][number][] = [];
   let mainThread = spec.mainThread === true;
   const inputOf = (ref: BlockRef): number => {
-    const at = inputs.findIndex(([d, blk]) => d === ref[0] && blk.join() === ref[1].join());
-    return at >= 0 ? at : inputs.push(ref) - 1;
+    for (let j = 0; j < inputs.length; j++) {
+      const [d, blk] = inputs[j]!;
+      if (d === ref[0] && sameBlock(blk, ref[1])) return j;
+    }
+    return inputs.push(ref) - 1;
   };
   for (const [, pb] of spec.inputs) {
     const p = partials.task(pb);
@@ -93,6 +102,22 @@ function absorb(layer: Layer, consumers: number, outputs: ReadonlySet<string>): 
   const probe = layer.task(layer.chunks.map(() => 0));
   if (probe.kernel !== 'reduce-combine' || probe.inputs.some(([d]) => d !== 0)) return undefined;
   const cache: SharedCache = {};
+  // Materializing asks each block's task once for its inputs and dispatch asks once more:
+  // the spec built for the first ask is handed to the next one (then forgotten).
+  const built = new Map<number, TaskSpec>();
+  const grid = layer.chunks.map((c) => c.length);
+  const task = (b: readonly number[]): TaskSpec => {
+    let flat = 0;
+    for (let ax = 0; ax < grid.length; ax++) flat = flat * grid[ax]! + b[ax]!;
+    const spec = built.get(flat);
+    if (spec !== undefined) {
+      built.delete(flat);
+      return spec;
+    }
+    const fresh = coarseTask(layer, partials, b, cache);
+    built.set(flat, fresh);
+    return fresh;
+  };
   return defineLayer({
     op: `${partials.op}+${layer.op}`,
     name: layer.name,
@@ -100,7 +125,7 @@ function absorb(layer: Layer, consumers: number, outputs: ReadonlySet<string>): 
     chunks: layer.chunks,
     dtype: layer.dtype,
     meta: { ...layer.meta, absorbed: partials.op },
-    task: (b) => coarseTask(layer, partials, b, cache),
+    task,
   });
 }
 

@@ -49,25 +49,40 @@ export function packPartials(
   steps: readonly PartialStep[],
   shared: ReduceViewsShared,
 ): ReduceViewsParams | undefined {
-  const out: number[] = [];
+  let size = 0;
   for (const s of steps) {
     const p = s.params;
     if (p.expr !== shared.expr || p.reduce !== shared.reduce || p.dtype !== shared.dtype) {
       return undefined;
     }
     if (p.views.length !== shared.arity || s.inputs.length !== shared.arity) return undefined;
-    for (let k = 0; k < shared.arity; k++) {
-      const v = p.views[k]!;
-      out.push(s.inputs[k]!);
-      if (v === null) {
-        out.push(-1);
-        continue;
-      }
-      if (v.axes !== undefined) return undefined;
-      out.push(v.start.length, ...v.start, ...v.step, ...v.count);
+    for (const v of p.views) {
+      if (v !== null && v.axes !== undefined) return undefined;
+      size += 2 + (v === null ? 0 : 3 * v.start.length);
     }
   }
-  return { shared, partials: steps.length, packed: Int32Array.from(out) };
+  const out = new Int32Array(size);
+  let at = 0;
+  for (const s of steps) {
+    for (let k = 0; k < shared.arity; k++) {
+      const v = s.params.views[k]!;
+      out[at++] = s.inputs[k]!;
+      if (v === null) {
+        out[at++] = -1;
+        continue;
+      }
+      const nd = v.start.length;
+      out[at++] = nd;
+      for (let ax = 0; ax < nd; ax++) {
+        out[at] = v.start[ax]!;
+        out[at + nd] = v.step[ax]!;
+        out[at + 2 * nd] = v.count[ax]!;
+        at++;
+      }
+      at += 2 * nd;
+    }
+  }
+  return { shared, partials: steps.length, packed: out };
 }
 
 /**
