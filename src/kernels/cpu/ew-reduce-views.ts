@@ -111,11 +111,16 @@ export function ewReduceViews(inputs: Chunk[], p: ReduceViewsParams, ctx: Kernel
         views[k] = null;
         continue;
       }
-      const start = Array.from(packed.subarray(at, at + nd));
-      const step = Array.from(packed.subarray(at + nd, at + 2 * nd));
-      const count = Array.from(packed.subarray(at + 2 * nd, at + 3 * nd));
+      const start = new Array<number>(nd);
+      const step = new Array<number>(nd);
+      const count = new Array<number>(nd);
+      for (let ax = 0; ax < nd; ax++, at++) {
+        start[ax] = packed[at]!;
+        step[ax] = packed[at + nd]!;
+        count[ax] = packed[at + 2 * nd]!;
+      }
       views[k] = { start, step, count };
-      at += 3 * nd;
+      at += 2 * nd;
     }
     parts[j] = ewReducePartial(ops, params);
   }

@@ -119,7 +119,37 @@ export function foldRowsLoop(
   dtypes: readonly DType[],
   modes: readonly RowMode[],
 ): FoldRows {
+  const last = lastFold;
+  if (
+    last !== undefined &&
+    last.expr === expr &&
+    same(last.dtypes, dtypes) &&
+    same(last.modes, modes)
+  )
+    return last.fn;
   const key = `fold|${exprKey(expr)}|${dtypes.join(',')}|${modes.join('')}`;
+  const fn = compileFold(key, expr, dtypes, modes);
+  lastFold = { expr, dtypes: [...dtypes], modes: [...modes], fn };
+  return fn;
+}
+
+/** The last fold loop asked for: blocks of one task ask for the same loop many times. */
+let lastFold:
+  | { expr: Expr; dtypes: readonly DType[]; modes: readonly RowMode[]; fn: FoldRows }
+  | undefined;
+
+function same<T>(a: readonly T[], b: readonly T[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+function compileFold(
+  key: string,
+  expr: Expr,
+  dtypes: readonly DType[],
+  modes: readonly RowMode[],
+): FoldRows {
   return compile<FoldRows>(
     key,
     () => {

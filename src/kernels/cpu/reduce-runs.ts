@@ -23,18 +23,18 @@ export interface RunLayout {
  * runLayout([4, 5], [1]); // n 5, reduced, one outer axis of 4 (rows fold to values)
  */
 export function runLayout(shape: readonly number[], axes: readonly number[]): RunLayout {
-  const red = new Set(axes);
+  const red = axes; // a few axes: includes() beats building a Set per call
   const groups: { size: number; reduced: boolean }[] = [];
   for (let ax = 0; ax < shape.length; ax++) {
     const size = shape[ax]!;
     if (size === 1) continue;
-    const reduced = red.has(ax);
+    const reduced = red.includes(ax);
     const last = groups[groups.length - 1];
     if (last !== undefined && last.reduced === reduced) last.size *= size;
     else groups.push({ size, reduced });
   }
   let outSize = 1;
-  for (let ax = 0; ax < shape.length; ax++) if (!red.has(ax)) outSize *= shape[ax]!;
+  for (let ax = 0; ax < shape.length; ax++) if (!red.includes(ax)) outSize *= shape[ax]!;
   const inner = groups.pop() ?? { size: 1, reduced: true };
   const outer: { size: number; srcStride: number; outStride: number }[] = [];
   let srcStride = inner.size;
