@@ -17,6 +17,9 @@ import { layerGraph, sortedLayers } from './layer-graph.ts';
 /** Partial layers with at least this many blocks are absorbed into their combine layer. */
 export const MIN_PARTIALS = 1024;
 
+/** Coarse layers with at most this many tasks hand their specs from materialize to dispatch. */
+const MAX_HELD_SPECS = 4096;
+
 const blockCount = (l: Layer): number => gridOf(l).reduce((a, b) => a * b, 1);
 
 function sameBlock(a: readonly number[], b: readonly number[]): boolean {
@@ -93,6 +96,23 @@ function packedViews(
   );
 }
 
+/** The combine layer rewritten to run its partials itself through `task`. */
+function coarseLayer(
+  layer: Layer,
+  partials: Layer,
+  task: (b: readonly number[]) => TaskSpec,
+): Layer {
+  return defineLayer({
+    op: `${partials.op}+${layer.op}`,
+    name: layer.name,
+    deps: partials.deps,
+    chunks: layer.chunks,
+    dtype: layer.dtype,
+    meta: { ...layer.meta, absorbed: partials.op },
+    task,
+  });
+}
+
 /** `layer` rewritten to run its partials itself, or undefined when it does not qualify. */
 function absorb(layer: Layer, consumers: number, outputs: ReadonlySet<string>): Layer | undefined {
   const partials = layer.deps[0];
@@ -102,8 +122,12 @@ function absorb(layer: Layer, consumers: number, outputs: ReadonlySet<string>): 
   const probe = layer.task(layer.chunks.map(() => 0));
   if (probe.kernel !== 'reduce-combine' || probe.inputs.some(([d]) => d !== 0)) return undefined;
   const cache: SharedCache = {};
+  if (blockCount(layer) > MAX_HELD_SPECS) {
+    return coarseLayer(layer, partials, (b) => coarseTask(layer, partials, b, cache));
+  }
   // Materializing asks each block's task once for its inputs and dispatch asks once more:
-  // the spec built for the first ask is handed to the next one (then forgotten).
+  // the spec built for the first ask is handed to the next one (then forgotten). Only for
+  // small layers: every spec is held from materializing until dispatch.
   const built = new Map<number, TaskSpec>();
   const grid = layer.chunks.map((c) => c.length);
   const task = (b: readonly number[]): TaskSpec => {
@@ -118,15 +142,7 @@ function absorb(layer: Layer, consumers: number, outputs: ReadonlySet<string>): 
     built.set(flat, fresh);
     return fresh;
   };
-  return defineLayer({
-    op: `${partials.op}+${layer.op}`,
-    name: layer.name,
-    deps: partials.deps,
-    chunks: layer.chunks,
-    dtype: layer.dtype,
-    meta: { ...layer.meta, absorbed: partials.op },
-    task,
-  });
+  return coarseLayer(layer, partials, task);
 }
 
 /**

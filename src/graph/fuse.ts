@@ -31,10 +31,12 @@ function absorbable(g: LayerGraph, layer: Layer, outputs: ReadonlySet<string>): 
 
 /**
  * Fuse blockwise chains. Returns the rewritten output layers (same names, same blocks).
+ * `coarsen` (default true) also lets wide reduction trees run their partials inside the
+ * first combine level (fuse-tree.ts).
  * @example
  * const [y2] = fuseLayers([x.mul(2).add(1).layer]); // one 'ew' task per block
  */
-export function fuseLayers(given: readonly Layer[]): Layer[] {
+export function fuseLayers(given: readonly Layer[], opts: { coarsen?: boolean } = {}): Layer[] {
   const outputs = inlineSourceViews(given);
   const g = layerGraph(outputs);
   const outNames = new Set(outputs.map((l) => l.name));
@@ -68,7 +70,8 @@ export function fuseLayers(given: readonly Layer[]): Layer[] {
         : fusedLayer(group, mapDep);
     rewritten.set(layer.name, next);
   }
-  return absorbPartials(outputs.map((l) => rewritten.get(l.name)!));
+  const fused = outputs.map((l) => rewritten.get(l.name)!);
+  return opts.coarsen === false ? fused : absorbPartials(fused);
 }
 
 function fusedLayer(group: readonly Layer[], mapDep: (d: Layer) => Layer): Layer {
