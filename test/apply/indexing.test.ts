@@ -7,7 +7,6 @@ import { getIndex, mask, setIndex } from '../../src/apply/indexing.ts';
 import { compute } from '../../src/array/compute.ts';
 import { typedArrayCtor } from '../../src/array/dtype.ts';
 import { fromArray } from '../../src/array/from-array.ts';
-import { LazyArray } from '../../src/array/lazy-array.ts';
 import { NDArray, ndarray } from '../../src/array/ndarray.ts';
 import type { IndexItem } from '../../src/chunking/parse-index.ts';
 import { expectThrow } from '../helpers/expect-throw.ts';
@@ -17,6 +16,7 @@ import {
   randomAxisChunks,
   randomDense,
   rng,
+  withChunks,
 } from '../helpers/reference.ts';
 import { denseGet, denseSet, indexText, randomIndex } from './indexing-reference.ts';
 
@@ -218,15 +218,10 @@ describe('setIndex', () => {
   test('a scalar set on an axis of unknown size passes whole blocks', async () => {
     const dense = randomDense([4, 6], 'float64', 5);
     const x = fromArray(dense, { chunks: [2, 3] });
-    const unknown = new LazyArray(
-      Object.freeze({
-        ...x.layer,
-        chunks: [
-          [null, null],
-          [3, 3],
-        ],
-      }),
-    );
+    const unknown = withChunks(x, [
+      [null, null],
+      [3, 3],
+    ]);
     const y = setIndex(unknown, [{}, 4], 0);
     expectArray(await compute(y), denseSet(dense, [{}, 4], 0));
   });

@@ -7,10 +7,15 @@ import { matmul, tensordot } from '../../src/apply/linalg.ts';
 import { compute } from '../../src/array/compute.ts';
 import type { DType } from '../../src/array/dtype.ts';
 import { fromArray } from '../../src/array/from-array.ts';
-import { LazyArray } from '../../src/array/lazy-array.ts';
 import { materializeTasks, runnableCount } from '../../src/graph/materialize.ts';
 import { expectThrow } from '../helpers/expect-throw.ts';
-import { expectArray, randomAxisChunks, randomDense, rng } from '../helpers/reference.ts';
+import {
+  expectArray,
+  randomAxisChunks,
+  randomDense,
+  rng,
+  withChunks,
+} from '../helpers/reference.ts';
 import { denseEinsum, denseMatmul } from './contraction-reference.ts';
 
 function chunked(shape: number[], dtype: DType, seed: number) {
@@ -122,30 +127,20 @@ describe('matmul', () => {
     const a = chunked([5, 4], 'float64', 15);
     const b = chunked([4, 3], 'float64', 16);
     const x = fromArray(a.dense, { chunks: [[2, 3], 2] });
-    const rowsUnknown = new LazyArray(
-      Object.freeze({
-        ...x.layer,
-        chunks: [
-          [null, null],
-          [2, 2],
-        ],
-      }),
-    );
+    const rowsUnknown = withChunks(x, [
+      [null, null],
+      [2, 2],
+    ]);
     const y = matmul(rowsUnknown, fromArray(b.dense, { chunks: 2 }));
     expect(y.chunks).toEqual([
       [null, null],
       [2, 1],
     ]);
     expectArray(await compute(y), denseMatmul(a.dense, b.dense, 'float64'));
-    const colsUnknown = new LazyArray(
-      Object.freeze({
-        ...x.layer,
-        chunks: [
-          [2, 3],
-          [null, null],
-        ],
-      }),
-    );
+    const colsUnknown = withChunks(x, [
+      [2, 3],
+      [null, null],
+    ]);
     const w = fromArray(b.dense, { chunks: [[1, 3], 3] });
     expectThrow(() => matmul(colsUnknown, w), 'ChunkError', ['matmul', 'computeChunkSizes']);
   });

@@ -7,7 +7,7 @@ import { rechunk } from '../../src/apply/rechunk.ts';
 import { compute } from '../../src/array/compute.ts';
 import { zeros } from '../../src/array/creation.ts';
 import { fromArray } from '../../src/array/from-array.ts';
-import { LazyArray } from '../../src/array/lazy-array.ts';
+import type { LazyArray } from '../../src/array/lazy-array.ts';
 import { blocksOf, numBlocks } from '../../src/chunking/blocks.ts';
 import { normalizeChunks } from '../../src/chunking/normalize.ts';
 import { rechunkTaskBytes } from '../../src/chunking/rechunk-plan.ts';
@@ -21,6 +21,7 @@ import {
   randomAxisChunks,
   randomDense,
   rng,
+  withChunks,
 } from '../helpers/reference.ts';
 
 /** The rechunk layers from `y` back to the first non-rechunk layer, first step first. */
@@ -206,15 +207,10 @@ describe('rechunk', () => {
   test('rechunking along other axes of an array with unknown sizes works', async () => {
     const dense = randomDense([4, 6], 'float64', 5);
     const x = fromArray(dense, { chunks: [2, 3] });
-    const unknown = new LazyArray(
-      Object.freeze({
-        ...x.layer,
-        chunks: [
-          [null, null],
-          [3, 3],
-        ],
-      }),
-    );
+    const unknown = withChunks(x, [
+      [null, null],
+      [3, 3],
+    ]);
     const y = rechunk(unknown, { 1: 2 });
     expect(y.chunks).toEqual([
       [null, null],

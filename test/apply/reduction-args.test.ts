@@ -6,10 +6,9 @@ import { argmax, argmin } from '../../src/apply/reductions.ts';
 import { compute } from '../../src/array/compute.ts';
 import { type DType, typedArrayCtor } from '../../src/array/dtype.ts';
 import { fromArray } from '../../src/array/from-array.ts';
-import { LazyArray } from '../../src/array/lazy-array.ts';
 import { NDArray } from '../../src/array/ndarray.ts';
 import { isTesseraError } from '../../src/errors.ts';
-import { expectArray, randomAxisChunks, rng } from '../helpers/reference.ts';
+import { expectArray, randomAxisChunks, rng, withChunks } from '../helpers/reference.ts';
 import { denseReduce, folds } from './reduction-reference.ts';
 
 /** Data with many ties: values in {0, 1, 2} (and NaNs for floats when asked). */
@@ -103,15 +102,10 @@ describe('argmin / argmax specifics', () => {
         [3, 1],
       ],
     });
-    const unknown = new LazyArray(
-      Object.freeze({
-        ...known.layer,
-        chunks: [
-          [null, null, null],
-          [3, 1],
-        ],
-      }),
-    );
+    const unknown = withChunks(known, [
+      [null, null, null],
+      [3, 1],
+    ]);
     const y = argmax(unknown, { axis: 0, splitEvery: 2 });
     expect(y.chunks).toEqual([[3, 1]]);
     expectArray(await compute(y), denseReduce(dense, [0], false, 'int32', folds.arg('max', false)));
@@ -125,15 +119,10 @@ describe('argmin / argmax specifics', () => {
 
   test('a flat index over unknown sizes is a ChunkError naming computeChunkSizes', () => {
     const known = fromArray(tiedDense([4, 4], 'int32', 1), { chunks: 2 });
-    const unknown = new LazyArray(
-      Object.freeze({
-        ...known.layer,
-        chunks: [
-          [null, null],
-          [2, 2],
-        ],
-      }),
-    );
+    const unknown = withChunks(known, [
+      [null, null],
+      [2, 2],
+    ]);
     try {
       argmin(unknown);
       throw new Error('expected a ChunkError');

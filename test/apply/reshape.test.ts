@@ -6,10 +6,16 @@ import { describe, expect, test } from 'vitest';
 import { reshape } from '../../src/apply/reshape.ts';
 import { compute } from '../../src/array/compute.ts';
 import { fromArray } from '../../src/array/from-array.ts';
-import { LazyArray } from '../../src/array/lazy-array.ts';
+import type { LazyArray } from '../../src/array/lazy-array.ts';
 import { materializeTasks, runnableCount } from '../../src/graph/materialize.ts';
 import { expectThrow } from '../helpers/expect-throw.ts';
-import { arbShapeAndChunks, expectArray, randomDense, rng } from '../helpers/reference.ts';
+import {
+  arbShapeAndChunks,
+  expectArray,
+  randomDense,
+  rng,
+  withChunks,
+} from '../helpers/reference.ts';
 
 const tasks = (x: LazyArray): number => runnableCount(materializeTasks([x.layer]));
 const ops = (x: LazyArray): string[] => {
@@ -144,7 +150,7 @@ describe('reshape', () => {
 
   test('unknown sizes are a ChunkError naming computeChunkSizes', () => {
     const x = fromArray(randomDense([4, 3]), { chunks: [2, 3] });
-    const u = new LazyArray(Object.freeze({ ...x.layer, chunks: [[null, null], [3]] }));
+    const u = withChunks(x, [[null, null], [3]]);
     expectThrow(() => reshape(u, [-1]), 'ChunkError', /^reshape: .*computeChunkSizes/);
   });
 

@@ -10,6 +10,7 @@ import { normalizeChunks, regularChunks } from '../../src/chunking/normalize.ts'
 import type { AxisChunkSpec, ChunkSpec, Chunks, Size } from '../../src/chunking/types.ts';
 import { configure, resetConfig } from '../../src/config.ts';
 import { expectThrow } from '../helpers/expect-throw.ts';
+import { cutChunks } from '../helpers/reference.ts';
 
 type Spec = ChunkSpec | Chunks | undefined;
 const rep = (v: number, n: number): number[] => new Array<number>(n).fill(v);
@@ -306,21 +307,8 @@ const axisSpec = (n: number): fc.Arbitrary<AxisChunkSpec> =>
     fc.constant(null),
     fc
       .array(fc.integer({ min: 1, max: 9 }), { minLength: 1, maxLength: 20 })
-      .map((sizes) => explicitOf(sizes, n)),
+      .map((sizes) => cutChunks(sizes, n)),
   );
-
-function explicitOf(sizes: number[], n: number): number[] {
-  if (n === 0) return [0];
-  const out: number[] = [];
-  let left = n;
-  for (const s of sizes) {
-    if (left === 0) break;
-    out.push(Math.min(s, left));
-    left -= Math.min(s, left);
-  }
-  if (left > 0) out.push(left);
-  return out;
-}
 
 describe('normalizeChunks: properties', () => {
   test('output sums to the shape, sizes positive (or one [0] on an empty axis)', () => {

@@ -14,6 +14,7 @@ import {
 import type { Chunks, Size } from '../../src/chunking/types.ts';
 import { configure, resetConfig } from '../../src/config.ts';
 import { expectThrow } from '../helpers/expect-throw.ts';
+import { cutChunks } from '../helpers/reference.ts';
 
 const rep = (v: number, n: number): number[] => new Array<number>(n).fill(v);
 
@@ -25,17 +26,7 @@ const chunkingOf = (n: number): fc.Arbitrary<number[]> =>
       .map((s) => [...rep(s, Math.floor(n / s)), ...(n % s ? [n % s] : [])]),
     fc
       .array(fc.integer({ min: 1, max: Math.max(1, n >> 1) }), { minLength: 1, maxLength: 40 })
-      .map((sizes) => {
-        const out: number[] = [];
-        let left = n;
-        for (const s of sizes) {
-          if (left === 0) break;
-          out.push(Math.min(s, left));
-          left -= Math.min(s, left);
-        }
-        if (left > 0) out.push(left);
-        return out;
-      }),
+      .map((sizes) => cutChunks(sizes, n)),
   );
 
 describe('intersectChunks', () => {

@@ -7,25 +7,13 @@ import { chunkOffsets } from '../../src/chunking/blocks.ts';
 import type { Size } from '../../src/chunking/types.ts';
 import { commonRefinement, unifyChunks } from '../../src/chunking/unify.ts';
 import { expectThrow } from '../helpers/expect-throw.ts';
+import { cutChunks } from '../helpers/reference.ts';
 
 /** Random chunks (positive sizes) of a given length. */
 const chunkingOf = (n: number) =>
   fc
     .array(fc.integer({ min: 1, max: 4 }), { minLength: 1, maxLength: 12 })
-    .map((sizes) => cutTo(sizes, n));
-
-function cutTo(sizes: number[], n: number): number[] {
-  if (n === 0) return [0];
-  const out: number[] = [];
-  let left = n;
-  for (const s of sizes) {
-    if (left === 0) break;
-    out.push(Math.min(s, left));
-    left -= Math.min(s, left);
-  }
-  if (left > 0) out.push(left);
-  return out;
-}
+    .map((sizes) => cutChunks(sizes, n));
 
 const boundaries = (c: readonly number[]) => new Set(chunkOffsets(c));
 

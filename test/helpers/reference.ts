@@ -4,6 +4,7 @@
 import fc from 'fast-check';
 import { expect } from 'vitest';
 import { type DType, type TypedArray, typedArrayCtor } from '../../src/array/dtype.ts';
+import { LazyArray } from '../../src/array/lazy-array.ts';
 import { cStrides, NDArray, shapeSize } from '../../src/array/ndarray.ts';
 
 /** A small deterministic PRNG (mulberry32) for test data. */
@@ -89,4 +90,23 @@ export function expectArray(
       expect(a, `element ${i} of [${actual.shape.join(', ')}]`).toBe(e);
     }
   }
+}
+
+/** Chunk sizes of an axis of length n cut from `sizes` (the last one clipped; [0] for n = 0). */
+export function cutChunks(sizes: readonly number[], n: number): number[] {
+  if (n === 0) return [0];
+  const out: number[] = [];
+  let left = n;
+  for (const s of sizes) {
+    if (left === 0) break;
+    out.push(Math.min(s, left));
+    left -= Math.min(s, left);
+  }
+  if (left > 0) out.push(left);
+  return out;
+}
+
+/** `x` with its chunk sizes declared as `chunks` (null = unknown), same layer otherwise. */
+export function withChunks(x: LazyArray, chunks: (number | null)[][]): LazyArray {
+  return new LazyArray(Object.freeze({ ...x.layer, chunks }));
 }
