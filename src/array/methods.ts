@@ -2,7 +2,6 @@
 // the functional form with `this` as its first argument. Imported once by index.ts.
 
 import * as ax from '../apply/axes.ts';
-import * as cat from '../apply/concat.ts';
 import { cumsum } from '../apply/cumsum.ts';
 import * as ar from '../apply/elementwise-arith.ts';
 import * as lg from '../apply/elementwise-logic.ts';
@@ -151,4 +150,3 @@ Object.defineProperties(LazyArray.prototype, {
   },
 });
 
-export { cat as concatenation };
