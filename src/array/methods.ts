@@ -149,4 +149,3 @@ Object.defineProperties(LazyArray.prototype, {
     configurable: true,
   },
 });
-
