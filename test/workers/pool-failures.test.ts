@@ -7,10 +7,10 @@ import {
   type TaskError,
   type WorkerCrashedError,
 } from '../../src/errors.ts';
-import type { Chunk } from '../../src/kernels/types.ts';
 import { ThreadPoolExecutor } from '../../src/workers/pool.ts';
 import type { TaskPayload } from '../../src/workers/types.ts';
 import { registryModule } from '../fixtures/test-kernels.ts';
+import { task } from '../helpers/payload.ts';
 
 const T = 20_000;
 let pool: ThreadPoolExecutor;
@@ -19,12 +19,6 @@ beforeAll(() => {
   pool = new ThreadPoolExecutor({ workers: 2, registryModule });
 });
 afterAll(() => pool.shutdown());
-
-let nextId = 0;
-function task(kernel: string, params: unknown, inputs: Chunk[] = []): TaskPayload {
-  const id = nextId++;
-  return { id, key: `${kernel}-${id}`, kernel, params, inputs };
-}
 
 const x = ndarray([1, 2, 3]);
 const ok = (): TaskPayload => task('test-identity', null, [x]);

@@ -9,9 +9,9 @@ import { runTask } from '../../src/kernels/run-task.ts';
 import { toFnRef } from '../../src/kernels/ship.ts';
 import type { Chunk } from '../../src/kernels/types.ts';
 import { ThreadPoolExecutor } from '../../src/workers/pool.ts';
-import type { TaskPayload } from '../../src/workers/types.ts';
 import { kernels } from '../fixtures/defined-kernels.ts';
 import { registryModule } from '../fixtures/test-kernels.ts';
+import { task } from '../helpers/payload.ts';
 
 const T = 20_000;
 let pool: ThreadPoolExecutor;
@@ -20,12 +20,6 @@ beforeAll(() => {
   pool = new ThreadPoolExecutor({ workers: 2, registryModule });
 });
 afterAll(() => pool.shutdown());
-
-let nextId = 0;
-function task(kernel: string, params: unknown, inputs: Chunk[], extra = {}): TaskPayload {
-  const id = nextId++;
-  return { id, key: `${kernel}-${id}`, kernel, params, inputs, ...extra };
-}
 
 const arr = (c: Chunk | undefined): NDArray => {
   expect(c).toBeInstanceOf(NDArray);
