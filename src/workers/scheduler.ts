@@ -292,28 +292,29 @@ class Run {
     while (!this.failed && this.inflight < maxInflight) {
       const size = this.batchSize();
       const batch: TaskPayload[] = [];
+      let bytes = 0;
       while (batch.length < size) {
         const t = this.next(batch.length);
         if (t < 0) break;
-        this.pendingBytes += this.nominalBytes(t);
+        const nominal = this.nominalBytes(t);
+        bytes += nominal;
+        this.pendingBytes += nominal;
         batch.push(this.payload(t));
       }
       if (batch.length === 0) break;
       this.inflight++;
       this.executor.run(batch, this.stop.signal).then(
-        (results) => this.onBatch(batch, results),
+        (results) => this.onBatch(batch, results, bytes),
         (e) => this.fail(e),
       );
     }
   }
 
-  private onBatch(batch: TaskPayload[], results: Chunk[]): void {
+  private onBatch(batch: TaskPayload[], results: Chunk[], bytes: number): void {
     if (this.failed) return;
     this.inflight--;
-    for (let i = 0; i < batch.length; i++) {
-      this.pendingBytes -= this.nominalBytes(batch[i]!.id);
-      this.complete(batch[i]!.id, results[i]!);
-    }
+    this.pendingBytes -= bytes;
+    for (let i = 0; i < batch.length; i++) this.complete(batch[i]!.id, results[i]!);
     this.opts.onProgress?.(this.done, this.total, this.liveBytes);
     collectGarbage();
     if (this.done === this.total) this.finish();
