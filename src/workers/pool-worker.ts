@@ -6,6 +6,7 @@ import * as Comlink from 'comlink';
 import nodeEndpoint from 'comlink/dist/umd/node-adapter.js';
 import { CancelledError, WorkerCrashedError } from '../errors.ts';
 import type { Chunk } from '../kernels/types.ts';
+import { NotStartedError, type OnMemberExit, type PoolMember } from './pool-executor.ts';
 import type { TaskPayload } from './types.ts';
 import {
   type BatchReply,
@@ -16,11 +17,6 @@ import {
   type WorkerInit,
 } from './wire.ts';
 import type { WorkerApi } from './worker.ts';
-
-/** A batch that was posted to a worker which died before starting it: run it elsewhere. */
-export class NotStartedError extends Error {
-  override readonly name = 'NotStartedError';
-}
 
 export interface PoolWorkerOptions {
   readonly registryModule?: string;
@@ -66,7 +62,7 @@ function workerExecArgv(): string[] {
 }
 
 /** A worker thread and the batches it is running. Unref'd whenever it is idle. */
-export class PoolWorker {
+export class PoolWorker implements PoolMember {
   private readonly worker: Worker;
   private readonly api: Comlink.Remote<WorkerApi>;
   private readonly control: Int32Array;
@@ -78,7 +74,7 @@ export class PoolWorker {
 
   constructor(
     opts: PoolWorkerOptions,
-    private readonly onExit: (w: PoolWorker, wasReady: boolean) => void,
+    private readonly onExit: OnMemberExit,
   ) {
     const control = new SharedArrayBuffer((CONTROL.LANES + opts.depth) * 4);
     this.control = new Int32Array(control);

@@ -1,0 +1,240 @@
+// What every pool executor shares (worker threads or child processes): batches split over idle
+// members under a p-queue bound, dead members replaced, main-thread tasks, abort and shutdown.
+
+import { availableParallelism } from 'node:os';
+import PQueue from 'p-queue';
+import { config } from '../config.ts';
+import { CancelledError, ValueError } from '../errors.ts';
+import { builtinKernels } from '../kernels/builtins.ts';
+import { createFnResolver, findFnRefs } from '../kernels/resolve.ts';
+import { runTask } from '../kernels/run-task.ts';
+import type { Chunk, KernelRegistry } from '../kernels/types.ts';
+import type { Executor, TaskPayload } from './types.ts';
+
+/** A batch that was posted to a member which died before starting it: run it elsewhere. */
+export class NotStartedError extends Error {
+  override readonly name = 'NotStartedError';
+}
+
+/** One worker of a pool (a thread or a process) and the batches in flight on it. */
+export interface PoolMember {
+  /** Set once it exited; a dead member rejects new batches with NotStartedError. */
+  readonly dead: boolean;
+  /** Batches in flight here. */
+  readonly load: number;
+  /** Run `tasks` as batch `seq`; an abort of `signal` stops the batch between tasks. */
+  run(tasks: readonly TaskPayload[], seq: number, signal?: AbortSignal): Promise<Chunk[]>;
+  /** Stop it; batches still in flight reject with CancelledError. */
+  terminate(): Promise<void>;
+}
+
+/** Called by a member when it exits on its own; `wasReady`: it had started serving. */
+export type OnMemberExit = (member: PoolMember, wasReady: boolean) => void;
+
+export interface PoolOptions {
+  /** Pool members; default config.workers, or os.availableParallelism() when that is 0. */
+  readonly workers?: number;
+  /**
+   * URL of a module exporting `registry` (a KernelRegistry) merged over the built-in
+   * kernels, in every member and for main-thread tasks.
+   */
+  readonly registryModule?: string;
+  /**
+   * Batches in flight per member (default 1: a batch goes to the first member that is free).
+   * More pipelines messages, but a batch may then wait behind a long task on a busy member.
+   */
+  readonly depth?: number;
+}
+
+function positiveInt(label: string, what: string, n: number): number {
+  if (!Number.isInteger(n) || n < 1) {
+    throw new ValueError(`${label}: ${what} ${JSON.stringify(n)} is not a positive integer`);
+  }
+  return n;
+}
+
+/**
+ * Runs task batches on a pool of members made by `spawn`. Batches resolve in task order; a
+ * kernel throw rejects with TaskError, a dying member with WorkerCrashedError (and is
+ * replaced), an abort with CancelledError.
+ */
+export abstract class PoolExecutor implements Executor {
+  abstract readonly name: string;
+  readonly concurrency: number;
+  protected readonly depth: number;
+  private readonly members: (PoolMember | undefined)[];
+  private readonly queue: PQueue;
+  private readonly closing = new AbortController();
+  private readonly resolver = createFnResolver({ inline: true });
+  private mainRegistry: Promise<KernelRegistry> | undefined;
+  private seq = 0;
+
+  constructor(
+    /** Class name for messages. */
+    private readonly label: string,
+    protected readonly registryModule: string | undefined,
+    opts: PoolOptions,
+  ) {
+    const n = opts.workers ?? (config.workers > 0 ? config.workers : availableParallelism());
+    this.concurrency = positiveInt(label, 'workers', n);
+    this.depth = positiveInt(label, 'depth', opts.depth ?? 1);
+    this.members = new Array(n).fill(undefined);
+    this.queue = new PQueue({ concurrency: n * this.depth });
+  }
+
+  /** Start a member; it calls `onExit` when it dies on its own. */
+  protected abstract spawn(onExit: OnMemberExit): PoolMember;
+
+  async run(batch: readonly TaskPayload[], signal?: AbortSignal): Promise<Chunk[]> {
+    if (this.closing.signal.aborted) {
+      throw new CancelledError(`${this.label}.run: the pool was shut down`);
+    }
+    if (signal?.aborted)
+      throw new CancelledError(`${this.label}.run: cancelled by its AbortSignal`);
+    const out = new Array<Chunk>(batch.length);
+    const work: Promise<void>[] = [];
+    const mainIdx: number[] = [];
+    for (let i = 0; i < batch.length; i++) if (batch[i]!.mainThread) mainIdx.push(i);
+    if (mainIdx.length === 0) this.dispatchAll(batch, null, out, work, signal);
+    else {
+      const memberIdx: number[] = [];
+      for (let i = 0; i < batch.length; i++) if (!batch[i]!.mainThread) memberIdx.push(i);
+      const tasks = memberIdx.map((i) => batch[i]!);
+      this.dispatchAll(tasks, memberIdx, out, work, signal);
+      work.push(this.runOnMain(batch, mainIdx, out));
+    }
+    if (work.length === 0) return out;
+    await this.untilSettled(work.length === 1 ? work[0]! : Promise.all(work), signal);
+    return out;
+  }
+
+  /** Split `tasks` into pieces for the idle members; results land at `at[i]` (or i). */
+  private dispatchAll(
+    tasks: readonly TaskPayload[],
+    at: number[] | null,
+    out: Chunk[],
+    work: Promise<void>[],
+    signal: AbortSignal | undefined,
+  ): void {
+    const n = tasks.length;
+    if (n === 0) return;
+    const idle = this.concurrency - this.queue.pending - this.queue.size;
+    const pieces = Math.max(1, Math.min(n, idle));
+    for (let p = 0; p < pieces; p++) {
+      const start = Math.floor((p * n) / pieces);
+      const end = Math.floor(((p + 1) * n) / pieces);
+      const piece = pieces === 1 ? tasks : tasks.slice(start, end);
+      work.push(
+        this.dispatch(piece, signal).then((results) => {
+          for (let i = 0; i < results.length; i++)
+            out[at ? at[start + i]! : start + i] = results[i]!;
+        }),
+      );
+    }
+  }
+
+  private dispatch(
+    tasks: readonly TaskPayload[],
+    signal: AbortSignal | undefined,
+  ): Promise<Chunk[]> {
+    return this.queue.add(async () => {
+      for (;;) {
+        if (signal?.aborted || this.closing.signal.aborted) {
+          throw new CancelledError(`${this.label}.run: cancelled before the batch started`);
+        }
+        // Batch numbers live in an Int32 control slot: they stay in 1 … 2^31 - 1.
+        this.seq = (this.seq % 0x7fffffff) + 1;
+        try {
+          return await this.leastLoaded().run(tasks, this.seq, signal);
+        } catch (e) {
+          if (!(e instanceof NotStartedError)) throw e;
+        }
+      }
+    });
+  }
+
+  private leastLoaded(): PoolMember {
+    let best = -1;
+    for (let i = 0; i < this.members.length; i++) {
+      const m = this.members[i];
+      if (m === undefined || m.dead) {
+        best = i;
+        break;
+      }
+      if (best < 0 || m.load < this.members[best]!.load) best = i;
+    }
+    let m = this.members[best];
+    if (m === undefined || m.dead) {
+      m = this.start();
+      this.members[best] = m;
+    }
+    return m;
+  }
+
+  private start(): PoolMember {
+    return this.spawn((dead, wasReady) => {
+      const i = this.members.indexOf(dead);
+      if (i < 0) return;
+      // A member that served is replaced at once; one that failed to start is retried lazily.
+      this.members[i] = wasReady && !this.closing.signal.aborted ? this.start() : undefined;
+    });
+  }
+
+  private async runOnMain(
+    batch: readonly TaskPayload[],
+    idx: number[],
+    out: Chunk[],
+  ): Promise<void> {
+    const registry = await this.registry();
+    await this.resolver.preload(idx.flatMap((i) => findFnRefs(batch[i]!.params)));
+    for (const i of idx) out[i] = runTask(batch[i]!, registry, this.resolver);
+  }
+
+  private registry(): Promise<KernelRegistry> {
+    const url = this.registryModule;
+    this.mainRegistry ??=
+      url === undefined
+        ? Promise.resolve(builtinKernels)
+        : import(/* @vite-ignore */ url).then(
+            (m: { registry?: KernelRegistry }) =>
+              new Map([...builtinKernels, ...(m.registry ?? [])]),
+          );
+    return this.mainRegistry;
+  }
+
+  /** Wait for `p`, but reject at once when `signal` aborts or the pool shuts down. */
+  private untilSettled(p: Promise<unknown>, signal: AbortSignal | undefined): Promise<unknown> {
+    const signals = signal ? [signal, this.closing.signal] : [this.closing.signal];
+    return new Promise((resolve, reject) => {
+      const onAbort = (): void => {
+        const why = this.closing.signal.aborted
+          ? 'the pool was shut down'
+          : 'cancelled by its AbortSignal';
+        reject(new CancelledError(`${this.label}.run: ${why}`));
+      };
+      for (const s of signals) s.addEventListener('abort', onAbort, { once: true });
+      const done = (): void => {
+        for (const s of signals) s.removeEventListener('abort', onAbort);
+      };
+      p.then(
+        (v) => {
+          done();
+          resolve(v);
+        },
+        (e: unknown) => {
+          done();
+          reject(e);
+        },
+      );
+    });
+  }
+
+  /** Stop every member; runs still in flight reject with CancelledError. */
+  async shutdown(): Promise<void> {
+    this.closing.abort();
+    this.queue.clear();
+    const live = this.members.filter((m): m is PoolMember => m !== undefined);
+    this.members.fill(undefined);
+    await Promise.all(live.map((m) => m.terminate()));
+  }
+}
