@@ -1,13 +1,19 @@
 // Global configuration: defaults every operation reads when a call does not say otherwise.
 // One mutable object, set with `configure()`; tests restore it with `resetConfig()`.
 
+/**
+ * Where compute() runs tasks: inline ('sync'), on worker threads sharing memory ('threads'),
+ * in child processes that isolate native crashes ('processes'), or on a cluster.
+ */
+export type SchedulerName = 'sync' | 'threads' | 'processes' | 'distributed';
+
 export interface Config {
   /** Target bytes per chunk for 'auto' chunks. */
   chunkBytes: number;
-  /** Worker threads for the 'threads' scheduler; 0 = os.availableParallelism(). */
+  /** Pool size for 'threads' and 'processes'; 0 = os.availableParallelism(). */
   workers: number;
   /** Default scheduler for compute(). */
-  scheduler: 'sync' | 'threads' | 'distributed';
+  scheduler: SchedulerName;
   /** Default fan-in of reduction trees. */
   splitEvery: number;
   /** Backend names, lowest priority first. */

@@ -1,7 +1,7 @@
 // compute(): fuse, materialize, order and run the graph of one or more arrays, then
 // assemble each into an NDArray. Shared intermediates run once.
 
-import { config } from '../config.ts';
+import { config, type SchedulerName } from '../config.ts';
 import { ValueError } from '../errors.ts';
 import { fuseLayers } from '../graph/fuse.ts';
 import type { Layer } from '../graph/layer.ts';
@@ -17,9 +17,12 @@ import type { NDArray } from './ndarray.ts';
 import { type ProgressOption, progressReporter } from './progress-option.ts';
 
 export interface ComputeOptions {
-  /** Where tasks run: 'sync' (inline), 'threads' (worker pool), or any Executor. */
-  scheduler?: 'sync' | 'threads' | 'distributed' | Executor;
-  /** Pool size for 'threads'. */
+  /**
+   * Where tasks run: 'sync' (inline), 'threads' (worker threads, shared memory), 'processes'
+   * (child processes: a native crash in a kernel is a WorkerCrashedError), or any Executor.
+   */
+  scheduler?: SchedulerName | Executor;
+  /** Pool size for 'threads' and 'processes'. */
   workers?: number;
   /** Cancels the compute; it rejects with CancelledError. */
   signal?: AbortSignal;

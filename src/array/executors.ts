@@ -1,6 +1,7 @@
-// Picks the executor a compute runs on: inline for 'sync', the shared worker pool for
-// 'threads' (loaded only when used), or an Executor the caller passes in.
+// Picks the executor a compute runs on: inline for 'sync', the shared worker-thread pool for
+// 'threads', the process pool for 'processes' (loaded when used), or the caller's Executor.
 
+import type { SchedulerName } from '../config.ts';
 import { ValueError } from '../errors.ts';
 import { createFnResolver } from '../kernels/resolve.ts';
 import { InlineExecutor } from '../workers/inline.ts';
@@ -16,7 +17,7 @@ export function inlineExecutor(): InlineExecutor {
 
 /** The executor for a compute's `scheduler` option. */
 export async function resolveExecutor(
-  scheduler: 'sync' | 'threads' | 'distributed' | Executor,
+  scheduler: SchedulerName | Executor,
   workers?: number,
 ): Promise<Executor> {
   if (typeof scheduler === 'object') return scheduler;
@@ -25,7 +26,11 @@ export async function resolveExecutor(
     const { getPool } = await import('../workers/pool.ts');
     return getPool(workers);
   }
+  if (scheduler === 'processes') {
+    const { getProcessPool } = await import('../workers/process-pool.ts');
+    return getProcessPool(workers);
+  }
   throw new ValueError(
-    `compute: scheduler ${JSON.stringify(scheduler)} is not available in this build; use 'sync', 'threads' or pass an Executor`,
+    `compute: scheduler ${JSON.stringify(scheduler)} is not available in this build; use 'sync', 'threads', 'processes' or pass an Executor`,
   );
 }

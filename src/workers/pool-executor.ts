@@ -5,10 +5,10 @@ import { availableParallelism } from 'node:os';
 import PQueue from 'p-queue';
 import { config } from '../config.ts';
 import { CancelledError, ValueError } from '../errors.ts';
-import { builtinKernels } from '../kernels/builtins.ts';
 import { createFnResolver, findFnRefs } from '../kernels/resolve.ts';
 import { runTask } from '../kernels/run-task.ts';
 import type { Chunk, KernelRegistry } from '../kernels/types.ts';
+import { loadRegistry } from './registry.ts';
 import type { Executor, TaskPayload } from './types.ts';
 
 /** A batch that was posted to a member which died before starting it: run it elsewhere. */
@@ -191,14 +191,7 @@ export abstract class PoolExecutor implements Executor {
   }
 
   private registry(): Promise<KernelRegistry> {
-    const url = this.registryModule;
-    this.mainRegistry ??=
-      url === undefined
-        ? Promise.resolve(builtinKernels)
-        : import(/* @vite-ignore */ url).then(
-            (m: { registry?: KernelRegistry }) =>
-              new Map([...builtinKernels, ...(m.registry ?? [])]),
-          );
+    this.mainRegistry ??= loadRegistry(this.registryModule);
     return this.mainRegistry;
   }
 

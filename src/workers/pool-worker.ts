@@ -6,6 +6,7 @@ import * as Comlink from 'comlink';
 import nodeEndpoint from 'comlink/dist/umd/node-adapter.js';
 import { CancelledError, WorkerCrashedError } from '../errors.ts';
 import type { Chunk } from '../kernels/types.ts';
+import { memberExecArgv } from './exec-argv.ts';
 import { NotStartedError, type OnMemberExit, type PoolMember } from './pool-executor.ts';
 import type { TaskPayload } from './types.ts';
 import {
@@ -40,27 +41,6 @@ const ENTRY = new URL(
   import.meta.url,
 ).href;
 
-// A worker inherits the parent's flags; loaders given as flags break a .mjs bootstrap that
-// registers tsx itself, so they are left out.
-const LOADER_FLAG = /^--(import|loader|experimental-loader|require)$/;
-// V8 flags are process-wide and a Worker refuses them in its execArgv (--expose-gc from a
-// benchmark runner, heap sizes): they already apply to every thread.
-const PROCESS_WIDE =
-  /^--(expose[-_]gc|max[-_]old[-_]space[-_]size|max[-_]semi[-_]space[-_]size)(=|$)/;
-
-function workerExecArgv(): string[] {
-  const out: string[] = [];
-  const argv = process.execArgv;
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i]!;
-    if (LOADER_FLAG.test(a)) i++;
-    else if (!/^--(import|loader|experimental-loader|require)=/.test(a) && !PROCESS_WIDE.test(a)) {
-      out.push(a);
-    }
-  }
-  return out;
-}
-
 /** A worker thread and the batches it is running. Unref'd whenever it is idle. */
 export class PoolWorker implements PoolMember {
   private readonly worker: Worker;
@@ -82,7 +62,7 @@ export class PoolWorker implements PoolMember {
     const workerData: WorkerInit = { entry: ENTRY, registryModule: opts.registryModule, control };
     this.worker = new Worker(BOOTSTRAP, {
       workerData,
-      execArgv: workerExecArgv(),
+      execArgv: memberExecArgv({ thread: true }),
       resourceLimits: opts.resourceLimits,
     });
     this.worker.unref();

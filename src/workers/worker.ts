@@ -4,11 +4,11 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import * as Comlink from 'comlink';
 import nodeEndpoint from 'comlink/dist/umd/node-adapter.js';
-import { builtinKernels } from '../kernels/builtins.ts';
 import { createFnResolver, findFnRefs, needsPreload } from '../kernels/resolve.ts';
 import { runTask } from '../kernels/run-task.ts';
 import type { Chunk, FnRef, KernelRegistry } from '../kernels/types.ts';
 import { collectGarbage } from './collect.ts';
+import { loadRegistry } from './registry.ts';
 import {
   type BatchMessage,
   type BatchReply,
@@ -29,12 +29,6 @@ const init = workerData as WorkerInit;
 const control = new Int32Array(init.control);
 const registry: KernelRegistry = await loadRegistry(init.registryModule);
 const resolve = createFnResolver({ inline: false });
-
-async function loadRegistry(url: string | undefined): Promise<KernelRegistry> {
-  if (url === undefined) return builtinKernels;
-  const mod = (await import(/* @vite-ignore */ url)) as { registry?: KernelRegistry };
-  return new Map([...builtinKernels, ...(mod.registry ?? [])]);
-}
 
 function execute(msg: BatchMessage): BatchReply {
   const tasks = msg.tasks;

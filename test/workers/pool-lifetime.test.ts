@@ -30,8 +30,12 @@ function runNode(
   });
 }
 
-test('a pool that is never shut down neither keeps the process alive nor lets it exit early', async () => {
-  const { code, out } = await runNode(['--import', 'tsx', script], 8000);
-  expect(out).toContain('result [1,2,3,4]');
-  expect(code).toBe(0);
-}, 10_000);
+test.each(['threads', 'processes'])(
+  'a %s pool that is never shut down neither keeps the process alive nor lets it exit early',
+  async (kind) => {
+    const { code, out } = await runNode(['--import', 'tsx', script, kind], 10_000);
+    expect(out).toContain('result [1,2,3,4]');
+    expect(code).toBe(0);
+  },
+  12_000,
+);

@@ -1,0 +1,219 @@
+// One child process of the process pool: its IPC channel, the batches queued on it, and what
+// happens to them when it dies (the running batch fails naming its task, the rest retry).
+
+import { type ChildProcess, fork } from 'node:child_process';
+import type { Socket } from 'node:net';
+import { CancelledError, WorkerCrashedError } from '../errors.ts';
+import type { Chunk } from '../kernels/types.ts';
+import { memberExecArgv } from './exec-argv.ts';
+import { NotStartedError, type OnMemberExit, type PoolMember } from './pool-executor.ts';
+import { type FromProcess, PROCESS_MEMBER_ENV, type ToProcess } from './process-wire.ts';
+import type { TaskPayload } from './types.ts';
+import { type BatchReply, decodeChunk, decodeError } from './wire.ts';
+
+export interface PoolProcessOptions {
+  readonly registryModule?: string;
+  /** V8 old-space limit of the process (--max-old-space-size); over it, it dies. */
+  readonly maxOldGenerationSizeMb?: number;
+}
+
+interface Job {
+  readonly seq: number;
+  readonly tasks: readonly TaskPayload[];
+  /** The task the process reported last for this batch. */
+  index: number;
+  readonly resolve: (results: Chunk[]) => void;
+  readonly reject: (e: unknown) => void;
+}
+
+const BOOTSTRAP = new URL('./bootstrap.mjs', import.meta.url);
+const ENTRY = new URL(
+  import.meta.url.endsWith('.ts') ? './process-worker.ts' : './process-worker.js',
+  import.meta.url,
+).href;
+// After 'exit', wait this long for the IPC channel to deliver what the process sent last.
+const DRAIN_MS = 200;
+const STDERR_TAIL = 4096;
+// What Node prints when it dies natively: V8's fatal errors and failed checks.
+const FATAL_LINE = /^(FATAL ERROR: .*|# Fatal error.*)$/m;
+
+/** A child process and the batches queued on it. Unref'd whenever it is idle. */
+export class PoolProcess implements PoolMember {
+  private readonly child: ChildProcess;
+  /** In arrival order: the process runs them in this order, the first one is running. */
+  private readonly jobs = new Map<number, Job>();
+  private ready = false;
+  private startError: string | undefined;
+  private exit: string | undefined;
+  private stderrTail = '';
+  /** IPC channel and stderr pipe: once both closed, everything the process sent is here. */
+  private open = 2;
+  private closing = false;
+  dead = false;
+
+  constructor(
+    opts: PoolProcessOptions,
+    private readonly onExit: OnMemberExit,
+  ) {
+    const execArgv = memberExecArgv({ thread: false });
+    if (opts.maxOldGenerationSizeMb !== undefined) {
+      execArgv.push(`--max-old-space-size=${opts.maxOldGenerationSizeMb}`);
+    }
+    this.child = fork(BOOTSTRAP, [ENTRY, opts.registryModule ?? ''], {
+      execArgv,
+      serialization: 'advanced',
+      stdio: ['inherit', 'inherit', 'pipe', 'ipc'],
+      env: { ...process.env, [PROCESS_MEMBER_ENV]: '1' },
+    });
+    this.child.on('message', this.handleMessage);
+    this.child.on('exit', this.handleExit);
+    this.child.on('disconnect', () => this.closed('ipc'));
+    // Kernel output goes on to our stderr; its tail explains a crash (V8's FATAL ERROR line).
+    this.child.stderr!.on('data', (d: Buffer) => {
+      process.stderr.write(d);
+      this.stderrTail = (this.stderrTail + d.toString()).slice(-STDERR_TAIL);
+    });
+    this.child.stderr!.on('close', () => this.closed('stderr'));
+    this.child.on('error', (e) => {
+      this.startError ??= `${e.name}: ${e.message}`;
+    });
+    this.idle();
+  }
+
+  get load(): number {
+    return this.jobs.size;
+  }
+
+  run(tasks: readonly TaskPayload[], seq: number, signal?: AbortSignal): Promise<Chunk[]> {
+    if (this.dead || this.closing) return Promise.reject(new NotStartedError());
+    return new Promise<Chunk[]>((resolve, reject) => {
+      const onAbort = (): void => {
+        if (this.jobs.has(seq)) this.post({ t: 'cancel', seq });
+      };
+      signal?.addEventListener('abort', onAbort, { once: true });
+      const settle = (): void => signal?.removeEventListener('abort', onAbort);
+      const job: Job = {
+        seq,
+        tasks,
+        index: 0,
+        resolve: (r) => {
+          settle();
+          resolve(r);
+        },
+        reject: (e) => {
+          settle();
+          reject(e);
+        },
+      };
+      this.jobs.set(seq, job);
+      if (this.jobs.size === 1) this.busy();
+      if (this.ready) this.post({ t: 'batch', seq, tasks });
+    });
+  }
+
+  private post(m: ToProcess): void {
+    try {
+      this.child.send(m);
+    } catch (e) {
+      // Unserializable params, or the channel closed under us.
+      const job = m.t === 'batch' ? this.take(m.seq) : undefined;
+      job?.reject(e);
+    }
+  }
+
+  private busy(): void {
+    this.child.ref();
+    this.child.channel?.ref();
+    (this.child.stderr as Socket).ref();
+  }
+
+  private idle(): void {
+    this.child.unref();
+    this.child.channel?.unref();
+    (this.child.stderr as Socket).unref();
+  }
+
+  private take(seq: number): Job | undefined {
+    const job = this.jobs.get(seq);
+    if (job === undefined) return undefined;
+    this.jobs.delete(seq);
+    if (this.jobs.size === 0) this.idle();
+    return job;
+  }
+
+  private readonly handleMessage = (m: FromProcess): void => {
+    if (m.t === 'ready') {
+      this.ready = true;
+      for (const job of this.jobs.values())
+        this.post({ t: 'batch', seq: job.seq, tasks: job.tasks });
+    } else if (m.t === 'failed') {
+      const e = decodeError(m.error);
+      this.startError = `${e.name}: ${e.message}`;
+    } else if (m.t === 'at') {
+      const job = this.jobs.get(m.seq);
+      if (job !== undefined) job.index = m.index;
+    } else {
+      const job = this.take(m.seq);
+      if (job !== undefined) this.finish(job, m.reply);
+    }
+  };
+
+  private finish(job: Job, reply: BatchReply): void {
+    if (reply.ok) {
+      const results = reply.results;
+      for (let i = 0; i < results.length; i++) results[i] = decodeChunk(results[i]);
+      job.resolve(results);
+    } else if ('cancelled' in reply) {
+      job.reject(new CancelledError('ProcessPoolExecutor.run: cancelled by its AbortSignal'));
+    } else job.reject(decodeError(reply.error));
+  }
+
+  private readonly handleExit = (code: number | null, signal: NodeJS.Signals | null): void => {
+    this.exit =
+      signal !== null
+        ? `the process was killed by ${signal}`
+        : `the process ended with exit code ${code}`;
+    if (this.open === 0) this.die();
+    else setTimeout(() => this.die(), DRAIN_MS).unref();
+  };
+
+  private closed(_: 'ipc' | 'stderr'): void {
+    this.open--;
+    if (this.open === 0 && this.exit !== undefined) this.die();
+  }
+
+  private die(): void {
+    if (this.dead) return;
+    this.dead = true;
+    const jobs = [...this.jobs.values()];
+    this.jobs.clear();
+    const fatal = FATAL_LINE.exec(this.stderrTail)?.[1];
+    const exit = this.exit ?? 'the process disconnected';
+    const detail = fatal === undefined ? exit : `${exit} (${fatal.trim()})`;
+    let first = true;
+    for (const job of jobs) {
+      if (this.closing) {
+        job.reject(new CancelledError('ProcessPoolExecutor.shutdown: the pool was shut down'));
+      } else if (!this.ready) {
+        const why = this.startError ? `${this.startError} (${detail})` : detail;
+        job.reject(new WorkerCrashedError(job.tasks[0]!.key, `process failed to start: ${why}`));
+      } else if (first) {
+        const task = job.tasks[job.index] ?? job.tasks[0]!;
+        job.reject(new WorkerCrashedError(task.key, detail));
+      } else job.reject(new NotStartedError());
+      first = false;
+    }
+    if (!this.closing) this.onExit(this, this.ready);
+  }
+
+  /** Kill the process; batches still in flight reject with CancelledError. */
+  async terminate(): Promise<void> {
+    this.closing = true;
+    if (this.dead) return;
+    const exited = new Promise<void>((resolve) => this.child.once('exit', () => resolve()));
+    this.child.ref(); // until it has exited
+    this.child.kill();
+    await exited;
+    this.die();
+  }
+}

@@ -1,0 +1,90 @@
+// The child-process side of the process pool: runs batches in arrival order with runTask,
+// tells the parent which task it is on (to name a crash), and yields between tasks so a
+// cancel message can stop a batch.
+
+import { setImmediate as nextMacrotask } from 'node:timers/promises';
+import { createFnResolver, findFnRefs, needsPreload } from '../kernels/resolve.ts';
+import { runTask } from '../kernels/run-task.ts';
+import type { Chunk, FnRef, KernelRegistry } from '../kernels/types.ts';
+import { collectGarbage } from './collect.ts';
+import type { FromProcess, ToProcess } from './process-wire.ts';
+import { loadRegistry } from './registry.ts';
+import type { TaskPayload } from './types.ts';
+import { type BatchReply, decodeInputs, encodeError } from './wire.ts';
+
+/** Run a batch at most this long before reading messages (a cancel) again. */
+const YIELD_MS = 2;
+
+const send = (m: FromProcess): void => {
+  process.send!(m);
+};
+
+const cancelled = new Set<number>();
+const queue: { seq: number; tasks: readonly TaskPayload[] }[] = [];
+let running = false;
+// Batches arrive in increasing seq order: a cancel for one already answered is stale.
+let lastDone = 0;
+let registry: KernelRegistry;
+const resolve = createFnResolver({ inline: false });
+
+async function execute(seq: number, tasks: readonly TaskPayload[]): Promise<BatchReply> {
+  decodeInputs(tasks);
+  const refs: FnRef[] = [];
+  for (const t of tasks) {
+    if (typeof t.params === 'object' && t.params !== null) refs.push(...findFnRefs(t.params));
+  }
+  if (needsPreload(refs)) {
+    try {
+      await resolve.preload(refs);
+    } catch (e) {
+      return { ok: false, index: 0, error: encodeError(e) };
+    }
+  }
+  const results = new Array<Chunk>(tasks.length);
+  let lastYield = performance.now();
+  for (let i = 0; i < tasks.length; i++) {
+    if (performance.now() - lastYield > YIELD_MS) {
+      await nextMacrotask();
+      lastYield = performance.now();
+    }
+    if (cancelled.has(seq)) return { ok: false, cancelled: true };
+    if (i > 0) send({ t: 'at', seq, index: i });
+    try {
+      results[i] = runTask(tasks[i]!, registry, resolve);
+      collectGarbage();
+    } catch (e) {
+      return { ok: false, index: i, error: encodeError(e) };
+    }
+  }
+  return { ok: true, results };
+}
+
+async function drain(): Promise<void> {
+  running = true;
+  for (let job = queue.shift(); job !== undefined; job = queue.shift()) {
+    const reply = cancelled.has(job.seq)
+      ? ({ ok: false, cancelled: true } as const)
+      : await execute(job.seq, job.tasks);
+    cancelled.delete(job.seq);
+    lastDone = job.seq;
+    send({ t: 'reply', seq: job.seq, reply });
+  }
+  running = false;
+}
+
+try {
+  registry = await loadRegistry(process.argv[3] || undefined);
+  process.on('message', (m: ToProcess) => {
+    if (m.t === 'cancel') {
+      if (m.seq > lastDone) cancelled.add(m.seq);
+    } else {
+      queue.push({ seq: m.seq, tasks: m.tasks });
+      if (!running) void drain();
+    }
+  });
+  send({ t: 'ready' });
+} catch (e) {
+  send({ t: 'failed', error: encodeError(e) });
+  process.exitCode = 1;
+  process.disconnect();
+}

@@ -1,0 +1,251 @@
+// The process pool: results equal to 'sync' through compute(), kernels shipped by source and
+// by module, and the failures that only processes survive: a native crash (SIGSEGV, abort())
+// gives WorkerCrashedError naming the task and the pool replaces the process.
+
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { lazyApply } from '../../src/apply/lazy-apply.ts';
+import { mapBlocks } from '../../src/apply/map-blocks.ts';
+import { compute } from '../../src/array/compute.ts';
+import { fromArray } from '../../src/array/from-array.ts';
+import { NDArray, ndarray } from '../../src/array/ndarray.ts';
+import {
+  CancelledError,
+  isTesseraError,
+  type TaskError,
+  type WorkerCrashedError,
+} from '../../src/errors.ts';
+import { random, rechunk } from '../../src/index.ts';
+import { shutdownDefaultPool } from '../../src/workers/pool.ts';
+import { ProcessPoolExecutor } from '../../src/workers/process-pool.ts';
+import type { TaskPayload } from '../../src/workers/types.ts';
+import { lazyKernels } from '../fixtures/lazy-kernels.ts';
+import { registryModule } from '../fixtures/test-kernels.ts';
+import { task } from '../helpers/payload.ts';
+
+// A process starts in ~1 s under tsx on 2 busy cores; crashes respawn one.
+const T = 30_000;
+let pool: ProcessPoolExecutor;
+
+beforeAll(() => {
+  pool = new ProcessPoolExecutor({ workers: 2, registryModule });
+});
+afterAll(async () => {
+  await pool.shutdown();
+  await shutdownDefaultPool();
+});
+
+const x = ndarray([1, 2, 3]);
+const ok = (): TaskPayload => task('test-identity', null, [x]);
+
+async function rejection(p: Promise<unknown>): Promise<unknown> {
+  return p.then(
+    () => expect.unreachable('expected a rejection'),
+    (e: unknown) => e,
+  );
+}
+
+async function expectServes(p: ProcessPoolExecutor): Promise<void> {
+  const got = await p.run([ok(), ok(), ok()]);
+  expect(got.map((c) => (c as NDArray).toNested())).toEqual(Array(3).fill([1, 2, 3]));
+}
+
+describe('ProcessPoolExecutor: results', () => {
+  test(
+    'results come back as NDArrays with their dtype and shape, in task order',
+    async () => {
+      const i32 = new NDArray(Int32Array.from([5, 6, 7, 8]), [2, 2], 'int32');
+      const got = await pool.run([
+        task('test-view', null, [x]),
+        task('test-identity', null, [i32]),
+      ]);
+      expect(got[0]).toBeInstanceOf(NDArray);
+      expect((got[0] as NDArray).toNested()).toEqual([2, 3]);
+      expect((got[1] as NDArray).dtype).toBe('int32');
+      expect((got[1] as NDArray).toNested()).toEqual([
+        [5, 6],
+        [7, 8],
+      ]);
+    },
+    T,
+  );
+
+  test(
+    "compute() on 'processes' equals 'sync' bit for bit on a mixed graph",
+    async () => {
+      const a = random.uniform([300, 200], { seed: 3, chunks: [70, 45] });
+      const graph = [
+        a.mul(2).add(1).sum({ axis: 0 }),
+        a.std({ axis: 1 }),
+        rechunk(a, [200, 30]).argmax({ axis: 0 }),
+        a.add(a.get('::-1, :')).mean(),
+      ] as const;
+      const got = await compute(...graph, { scheduler: 'processes', workers: 2 });
+      const want = await compute(...graph, { scheduler: 'sync' });
+      for (let k = 0; k < want.length; k++) {
+        expect(got[k]!.dtype).toBe(want[k]!.dtype);
+        expect(got[k]!.shape).toEqual(want[k]!.shape);
+        expect(Array.from(got[k]!.data)).toEqual(Array.from(want[k]!.data));
+      }
+    },
+    T,
+  );
+
+  test(
+    'kernels shipped by source and by module run in more than one process',
+    async () => {
+      const data = Float64Array.from({ length: 64 }, (_, i) => i);
+      const y = fromArray(data, { chunks: 8 });
+      // By source: a self-contained function; it reports the process that ran it.
+      const pids = mapBlocks((b: NDArray) => new Float64Array(b.size).fill(process.pid), y, {
+        dtype: 'float64',
+      });
+      const sorted = lazyApply(lazyKernels.sortRows, y.get('::-1').reshape([8, 8]), { axis: 1 });
+      const [p, s] = await compute(pids, sorted, { scheduler: pool });
+      expect(new Set(p.data).has(process.pid)).toBe(false);
+      expect(new Set(p.data).size).toBeGreaterThanOrEqual(1);
+      const want = Array.from({ length: 8 }, (_, r) =>
+        Array.from({ length: 8 }, (_, c) => 63 - 8 * r - 7 + c),
+      );
+      expect(s.toNested()).toEqual(want);
+    },
+    T,
+  );
+});
+
+describe('ProcessPoolExecutor: failures', () => {
+  test(
+    'a kernel throw gives TaskError with key, kernel and the original stack',
+    async () => {
+      const bad = task('test-throw', { message: 'bad block' });
+      const err = (await rejection(pool.run([ok(), bad, ok()]))) as TaskError;
+      expect(isTesseraError(err, 'TaskError')).toBe(true);
+      expect(err.key).toBe(bad.key);
+      expect(err.kernel).toBe('test-throw');
+      const cause = err.cause as Error;
+      expect(cause).toBeInstanceOf(RangeError);
+      expect(cause.stack).toContain('throwsHere');
+    },
+    T,
+  );
+
+  test.each([
+    ['a segfault', 'test-segfault', /killed by SIGSEGV/],
+    ['abort()', 'test-abort', /killed by SIGABRT/],
+    ['process.exit', 'test-exit', /exit code 7/],
+  ])(
+    '%s in a kernel gives WorkerCrashedError naming the task; the process is replaced',
+    async (_, kernel, why) => {
+      const solo = new ProcessPoolExecutor({ workers: 1, registryModule });
+      try {
+        // The crash is the third task of its batch: the key must be its own, not the first's.
+        const crash = task(kernel, { code: 7 });
+        const err = (await rejection(solo.run([ok(), ok(), crash, ok()]))) as WorkerCrashedError;
+        expect(isTesseraError(err, 'WorkerCrashedError')).toBe(true);
+        expect(err.key).toBe(crash.key);
+        expect(err.message).toMatch(why);
+        await expectServes(solo);
+        await expectServes(solo);
+      } finally {
+        await solo.shutdown();
+      }
+    },
+    T,
+  );
+
+  test(
+    'a native crash during compute() rejects it, and the next compute works',
+    async () => {
+      const y = fromArray(
+        Float64Array.from({ length: 40 }, (_, i) => i),
+        { chunks: 10 },
+      );
+      const crashing = mapBlocks(
+        (b: NDArray) => {
+          if (b.data[0] === 20) process.kill(process.pid, 'SIGSEGV');
+          return b.data;
+        },
+        y,
+        { dtype: 'float64' },
+      );
+      const err = (await rejection(compute(crashing.sum(), { scheduler: pool }))) as Error;
+      expect(isTesseraError(err, 'WorkerCrashedError')).toBe(true);
+      expect(err.message).toMatch(/killed by SIGSEGV/);
+      const total = await compute(y.sum(), { scheduler: pool });
+      expect(total.data[0]).toBe(780);
+    },
+    T,
+  );
+
+  test(
+    'a process over its heap limit gives WorkerCrashedError and is replaced',
+    async () => {
+      const small = new ProcessPoolExecutor({
+        workers: 1,
+        registryModule,
+        maxOldGenerationSizeMb: 48,
+      });
+      try {
+        const oom = task('test-oom', null);
+        const err = (await rejection(small.run([oom]))) as WorkerCrashedError;
+        expect(isTesseraError(err, 'WorkerCrashedError')).toBe(true);
+        expect(err.key).toBe(oom.key);
+        expect(err.message).toMatch(/killed by SIGABRT \(FATAL ERROR: .*heap/);
+        await expectServes(small);
+      } finally {
+        await small.shutdown();
+      }
+    },
+    T,
+  );
+
+  test(
+    'an aborted batch stops between tasks, freeing its process',
+    async () => {
+      await expectServes(pool); // both processes started
+      const ac = new AbortController();
+      const sleepy = Array.from({ length: 40 }, () => task('test-sleep', { ms: 25 }, [x]));
+      const started = performance.now();
+      const run = pool.run(sleepy, ac.signal);
+      setTimeout(() => ac.abort(), 60);
+      expect(await rejection(run)).toBeInstanceOf(CancelledError);
+      expect(performance.now() - started).toBeLessThan(400);
+      // Without the cancel message the processes would stay busy for ~0.5 s more.
+      const again = performance.now();
+      await pool.run([ok(), ok()]);
+      expect(performance.now() - again).toBeLessThan(250);
+    },
+    T,
+  );
+
+  test(
+    'shutdown rejects runs in flight and later runs with CancelledError',
+    async () => {
+      const doomed = new ProcessPoolExecutor({ workers: 1, registryModule });
+      const run = rejection(doomed.run([task('test-sleep', { ms: 5000 }, [x])]));
+      await new Promise((r) => setTimeout(r, 100));
+      await doomed.shutdown();
+      expect(await run).toBeInstanceOf(CancelledError);
+      expect(await rejection(doomed.run([ok()]))).toBeInstanceOf(CancelledError);
+    },
+    T,
+  );
+
+  test(
+    'a registry module that fails to load fails the run, naming the cause',
+    async () => {
+      const broken = new ProcessPoolExecutor({
+        workers: 1,
+        registryModule: 'file:///nonexistent/kernels.ts',
+      });
+      try {
+        const err = await rejection(broken.run([ok()]));
+        expect(isTesseraError(err, 'WorkerCrashedError')).toBe(true);
+        expect(String(err)).toContain('failed to start');
+        expect(String(err)).toContain('nonexistent');
+      } finally {
+        await broken.shutdown();
+      }
+    },
+    T,
+  );
+});
