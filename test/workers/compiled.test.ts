@@ -1,5 +1,6 @@
 // Kernel shipping from compiled JS (no tsx anywhere): build src with tsc into a temporary
-// folder, then run a child node process that computes on the thread pool with built-in,
+// folder, then run a child node process that computes on the thread pool (and on the
+// process pool) with built-in,
 // source-shipped and defineKernels kernels.
 
 import { execFileSync } from 'node:child_process';
@@ -31,13 +32,13 @@ const sorted = lazyApply((a) => {
   return o;
 }, x, { axis: 1 });
 const plus = mapBlocks(k.plusOne, x, { dtype: 'float64' });
-const [s, y, p] = await compute(x.mul(2).add(1).sum(), sorted, plus, { scheduler: 'threads', workers: 2 });
+const [s, y, p] = await compute(x.mul(2).add(1).sum(), sorted, plus, { scheduler: process.argv[2], workers: 2 });
 const rowSorted = Array.from({ length: 20 }, (_, r) => Array.from(y.data.subarray(r * 30, r * 30 + 30)).every((v, i, a) => i === 0 || a[i - 1] <= v));
 console.log(JSON.stringify({ sum: s.data[0], sorted: rowSorted.every(Boolean), plus: p.data[7] }));
 await shutdown();
 `;
 
-test('the thread pool runs built-in, source-shipped and defineKernels kernels from compiled JS', () => {
+test('the thread and process pools run built-in, source-shipped and defineKernels kernels from compiled JS', () => {
   execFileSync(
     process.execPath,
     [
@@ -54,15 +55,17 @@ test('the thread pool runs built-in, source-shipped and defineKernels kernels fr
   writeFileSync(join(out, 'main.mjs'), main);
   // the package's own dependencies resolve from the repository's node_modules
   symlinkSync(join(root, 'node_modules'), join(out, 'node_modules'));
-  const stdout = execFileSync(process.execPath, [join(out, 'main.mjs')], {
-    cwd: out,
-    encoding: 'utf8',
-    timeout: 60_000,
-  });
-  const r = JSON.parse(stdout.trim().split('\n').pop()!);
-  let expected = 0;
-  for (let i = 0; i < 600; i++) expected += 2 * ((i * 7919) % 600) + 1;
-  expect(r.sum).toBe(expected);
-  expect(r.sorted).toBe(true);
-  expect(r.plus).toBe(((7 * 7919) % 600) + 1);
-}, 90_000);
+  for (const scheduler of ['threads', 'processes']) {
+    const stdout = execFileSync(process.execPath, [join(out, 'main.mjs'), scheduler], {
+      cwd: out,
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
+    const r = JSON.parse(stdout.trim().split('\n').pop()!);
+    let expected = 0;
+    for (let i = 0; i < 600; i++) expected += 2 * ((i * 7919) % 600) + 1;
+    expect(r.sum, scheduler).toBe(expected);
+    expect(r.sorted, scheduler).toBe(true);
+    expect(r.plus, scheduler).toBe(((7 * 7919) % 600) + 1);
+  }
+}, 120_000);
