@@ -4,10 +4,18 @@
 import { formatBytes } from '../diagnostics/progress.ts';
 import { type ComputeOptions, compute, random } from '../index.ts';
 
+const DEMO_SCHEDULERS = ['threads', 'processes', 'sync'] as const;
+export type DemoScheduler = (typeof DEMO_SCHEDULERS)[number];
+
+/** Whether `name` is a scheduler the demo runs on. */
+export function isDemoScheduler(name: string): name is DemoScheduler {
+  return (DEMO_SCHEDULERS as readonly string[]).includes(name);
+}
+
 export interface DemoOptions {
   channels: number;
   samples: number;
-  scheduler: 'sync' | 'threads';
+  scheduler: DemoScheduler;
 }
 
 const seconds = (t0: number) => ((performance.now() - t0) / 1000).toFixed(2);

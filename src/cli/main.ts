@@ -2,7 +2,7 @@
 
 import { Command } from 'commander';
 import { shutdown } from '../index.ts';
-import { runDemo } from './demo.ts';
+import { isDemoScheduler, runDemo } from './demo.ts';
 
 const program = new Command('tessera').description('lazy, chunked n-d arrays for Node.js');
 
@@ -11,11 +11,13 @@ program
   .description('run a pipeline over a few hundred MB and print what it computed')
   .option('--channels <n>', 'channels', '32')
   .option('--log2-samples <n>', 'log2 of samples per channel', '20')
-  .option('--scheduler <name>', "'threads' (default) or 'sync'", 'threads')
+  .option('--scheduler <name>', "'threads' (default), 'processes' or 'sync'", 'threads')
   .action(async (o: { channels: string; log2Samples: string; scheduler: string }) => {
     const t0 = performance.now();
-    if (o.scheduler !== 'threads' && o.scheduler !== 'sync') {
-      throw new Error(`demo: scheduler must be 'threads' or 'sync', not '${o.scheduler}'`);
+    if (!isDemoScheduler(o.scheduler)) {
+      throw new Error(
+        `demo: scheduler must be 'threads', 'processes' or 'sync', not '${o.scheduler}'`,
+      );
     }
     await runDemo({
       channels: Number(o.channels),
