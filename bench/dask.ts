@@ -50,3 +50,18 @@ export function field(rec: DaskResult | undefined, path: (string | number)[]): n
   }
   return typeof v === 'number' ? v : undefined;
 }
+
+/**
+ * Run a Python snippet that prints numbers on its last line (with dask importable); the
+ * numbers, or undefined when Dask is missing or the snippet failed.
+ */
+export function runDaskSnippet(py: string): number[] | undefined {
+  if (!daskAvailable()) return undefined;
+  const r = spawnSync(python, ['-c', py], { encoding: 'utf8', maxBuffer: 64 * 2 ** 20 });
+  const nums = r.stdout.trim().split('\n').pop()?.split(/\s+/).map(Number);
+  if (r.status !== 0 || nums === undefined || nums.some(Number.isNaN)) {
+    console.error(`dask snippet failed: ${r.stderr.slice(-2000)}`);
+    return undefined;
+  }
+  return nums;
+}

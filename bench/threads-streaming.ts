@@ -7,9 +7,8 @@
 // Target (issue 4): completes with peak RSS under 2 GB. Dask (no peer script for this) runs
 // da.random.random(...).sum() with 2 threads on a smaller array for a throughput comparison.
 
-import { spawnSync } from 'node:child_process';
 import { compute, random, shutdown } from '../src/index.ts';
-import { daskAvailable } from './dask.ts';
+import { runDaskSnippet } from './dask.ts';
 import { knob, rssPeak } from './memory.ts';
 import { report } from './timing.ts';
 
@@ -43,18 +42,9 @@ dt = time.perf_counter() - t0
 hwm = [l for l in open('/proc/self/status') if l.startswith('VmHWM')][0].split()[1]
 print(dt, int(hwm) * 1024, s / n)
 `;
-let daskRate: number | undefined;
-let daskPeak: number | undefined;
-if (daskAvailable()) {
-  const r = spawnSync(process.env.TESSERA_PYTHON ?? '/usr/bin/python3', ['-c', py], {
-    encoding: 'utf8',
-  });
-  const [dt, hwm] = r.stdout.trim().split(/\s+/).map(Number);
-  if (r.status === 0 && dt !== undefined && hwm !== undefined) {
-    daskRate = (daskGib * 2 ** 30) / 1e9 / dt;
-    daskPeak = hwm;
-  } else console.error(`dask streaming failed: ${r.stderr.slice(-1000)}`);
-}
+const dask = runDaskSnippet(py);
+const daskRate = dask && (daskGib * 2 ** 30) / 1e9 / dask[0]!;
+const daskPeak = dask?.[1];
 
 const gb = (n * 8) / 1e9;
 console.log(
