@@ -104,6 +104,68 @@ describe('ew-reduce-views', () => {
     );
   });
 
+  test('partials of one view shape at many starts (one plan, shifted) equal their steps', () => {
+    const [R, C] = [90, 130];
+    const blocks = [block(R, C, 4), block(R, C, 5), block(30, 40, 6)];
+    fc.assert(
+      fc.property(
+        fc.constantFrom<MonoidOp>('sum', 'mean'),
+        fc.constantFrom<Expr>({ in: 0 }, TWO),
+        fc.record({
+          nr: fc.integer({ min: 1, max: 30 }),
+          nc: fc.integer({ min: 1, max: 40 }),
+          step: fc.constantFrom(1, 2),
+          axes: fc.constantFrom([0, 1], [1], [0]),
+        }),
+        fc.array(fc.tuple(fc.nat(1000), fc.nat(1000), fc.nat(1), fc.boolean()), {
+          minLength: 1,
+          maxLength: 8,
+        }),
+        (op, expr, { nr, nc, step, axes }, starts) => {
+          const pair = expr === TWO;
+          const reduce = { op, axes, dtype: 'float64' } as EwReduceParams['reduce'];
+          const combine = { op, axes, dtype: 'float64' };
+          const count = [nr, nc];
+          const steps: PartialStep[] = starts.map(([r, c, which, whole]) => {
+            const v: InputView = {
+              start: [r % (R - nr + 1), c % (C - (nc - 1) * step)],
+              step: [1, step],
+              count,
+            };
+            // the second operand: the same region of another block, or a block of the
+            // view's shape read whole (no view)
+            const views: (InputView | null)[] = pair ? [v, whole && nr <= 30 ? null : v] : [v];
+            const second = views[1] === null ? 2 : 1 - which;
+            const inputs = pair ? [which, second] : [which];
+            return { params: { expr, views, reduce }, inputs };
+          });
+          const inputs: Chunk[] = [...blocks];
+          for (const [k, s] of steps.entries()) {
+            if (!pair || s.params.views[1] !== null) continue;
+            const whole = run('slice', [blocks[2]!], {
+              start: [0, 0],
+              step: [1, 1],
+              count,
+            });
+            inputs.push(whole);
+            steps[k] = { params: s.params, inputs: [s.inputs[0]!, inputs.length - 1] };
+          }
+          const shared: ReduceViewsShared = { expr, reduce, arity: pair ? 2 : 1, combine };
+          const packed = packPartials(steps, shared);
+          const parts = steps.map((s) =>
+            run(
+              'ew-reduce',
+              s.inputs.map((i) => inputs[i]!),
+              s.params,
+            ),
+          );
+          expectSame(run('ew-reduce-views', inputs, packed), run('reduce-combine', parts, combine));
+        },
+      ),
+      { numRuns: 80 },
+    );
+  });
+
   const expr: Expr = { in: 0 };
   const reduce = { op: 'sum', axes: [0, 1], dtype: 'float64' } as EwReduceParams['reduce'];
   const shared: ReduceViewsShared = { expr, reduce, arity: 1, combine: reduce };

@@ -5,9 +5,10 @@
 // Int32Array, so a batch of such tasks posts to a worker as a few kilobytes, not megabytes.
 
 import type { DType } from '../../array/dtype.ts';
+import { cStrides, NDArray } from '../../array/ndarray.ts';
 import type { Chunk, KernelContext } from '../types.ts';
-import type { EwReduceParams } from './ew-reduce.ts';
-import { ewReducePartial } from './ew-reduce.ts';
+import type { EwReduceParams, PartialPlan } from './ew-reduce.ts';
+import { ewReducePartial, ewReducePlan } from './ew-reduce.ts';
 import type { InputView } from './ew-view.ts';
 import type { Expr } from './expr.ts';
 import type { MonoidParams } from './reduce-monoid.ts';
@@ -85,9 +86,76 @@ export function packPartials(
   return { shared, partials: steps.length, packed: out };
 }
 
+/** A plan for the partials whose entries differ from `entry` only in their views' starts. */
+interface Reuse {
+  /** The packed entry (all operands of one partial) the plan was made for. */
+  readonly entry: Int32Array;
+  /** Per operand, its block's element strides (empty: no view). */
+  readonly strides: readonly (readonly number[])[];
+  /** Undefined when such partials take ewReducePartial's general path. */
+  readonly plan: PartialPlan | undefined;
+}
+
+/** End of the entry at `at` when it matches `r.entry` but for view starts, else -1. */
+function reuseEnd(packed: Int32Array, at: number, r: Reuse): number {
+  const e = r.entry;
+  if (at + e.length > packed.length) return -1;
+  for (let i = 0; i < e.length; ) {
+    if (packed[at + i] !== e[i] || packed[at + i + 1] !== e[i + 1]) return -1;
+    const nd = e[i + 1]!;
+    i += 2;
+    if (nd < 0) continue;
+    for (let q = i + nd; q < i + 3 * nd; q++) if (packed[at + q] !== e[q]) return -1;
+    i += 3 * nd;
+  }
+  return at + e.length;
+}
+
+/** Where each operand's view of the entry at `at` starts in its block's data. */
+function viewBases(packed: Int32Array, at: number, r: Reuse, base: number[]): void {
+  for (let k = 0; k < r.strides.length; k++) {
+    const st = r.strides[k]!;
+    const nd = packed[at + 1]!;
+    let off = 0;
+    for (let ax = 0; ax < st.length; ax++) off += packed[at + 2 + ax]! * st[ax]!;
+    base[k] = off;
+    at += 2 + (nd < 0 ? 0 : 3 * nd);
+  }
+}
+
+/** The plan for partial `ops` through `views` moved to start 0 (see ewReducePlan). */
+function planFor(
+  packed: Int32Array,
+  from: number,
+  to: number,
+  ops: readonly Chunk[],
+  views: readonly (InputView | null)[],
+  params: EwReduceParams,
+): Reuse {
+  const entry = packed.slice(from, to);
+  const strides: number[][] = [];
+  const zeroed: (InputView | null)[] = [];
+  for (let k = 0; k < views.length; k++) {
+    const v = views[k]!;
+    const op = ops[k];
+    if (v === null) {
+      strides.push([]);
+      zeroed.push(null);
+      continue;
+    }
+    if (!(op instanceof NDArray) || v.step.some((s) => s <= 0)) {
+      return { entry, strides, plan: undefined };
+    }
+    strides.push(cStrides(op.shape));
+    zeroed.push({ ...v, start: v.start.map(() => 0) });
+  }
+  return { entry, strides, plan: ewReducePlan(ops, { ...params, views: zeroed }) };
+}
+
 /**
  * Run each packed partial with 'ew-reduce' and combine them in order with 'reduce-combine':
- * exactly the values of the unpacked steps.
+ * exactly the values of the unpacked steps. Partials that differ only in where their views
+ * start (the blocks of one source) share one prepared plan.
  * @example
  * ewReduceViews([x], packPartials(steps, shared)!, ctx);
  */
@@ -96,14 +164,24 @@ export function ewReduceViews(inputs: Chunk[], p: ReduceViewsParams, ctx: Kernel
   const parts = new Array<Chunk>(p.partials);
   const ops = new Array<Chunk>(shared.arity);
   const views = new Array<InputView | null>(shared.arity);
+  const base = new Array<number>(shared.arity).fill(0);
   const params: EwReduceParams = {
     expr: shared.expr,
     ...(shared.dtype === undefined ? {} : { dtype: shared.dtype }),
     views,
     reduce: shared.reduce,
   };
+  let reuse: Reuse | undefined;
   let at = 0;
   for (let j = 0; j < p.partials; j++) {
+    const end = reuse === undefined ? -1 : reuseEnd(packed, at, reuse);
+    if (end >= 0 && reuse!.plan !== undefined) {
+      viewBases(packed, at, reuse!, base);
+      parts[j] = reuse!.plan.run(base);
+      at = end;
+      continue;
+    }
+    const from = at;
     for (let k = 0; k < shared.arity; k++) {
       ops[k] = inputs[packed[at++]!]!;
       const nd = packed[at++]!;
@@ -122,7 +200,13 @@ export function ewReduceViews(inputs: Chunk[], p: ReduceViewsParams, ctx: Kernel
       views[k] = { start, step, count };
       at += 2 * nd;
     }
-    parts[j] = ewReducePartial(ops, params);
+    if (end < 0) reuse = planFor(packed, from, at, ops, views, params);
+    const plan = reuse!.plan;
+    if (plan === undefined) parts[j] = ewReducePartial(ops, params);
+    else {
+      viewBases(packed, from, reuse!, base);
+      parts[j] = plan.run(base);
+    }
   }
   return ctx.run('reduce-combine', parts, shared.combine);
 }

@@ -17,7 +17,7 @@ import {
 import { NDArray, shapeSize } from '../../array/ndarray.ts';
 import type { Chunk, Kernel, KernelContext } from '../types.ts';
 import { ewReduceViews, type ReduceViewsParams } from './ew-reduce-views.ts';
-import { runOutput, sumRows } from './ew-sum-rows.ts';
+import { runOutput, sumRows, sumRowsPlan } from './ew-sum-rows.ts';
 import { type EwViewParams, evaluateViews, type TileEvaluator, viewEvaluator } from './ew-view.ts';
 import {
   type MonoidParams,
@@ -229,6 +229,44 @@ export function ewReducePartial(inputs: readonly Chunk[], p: EwReduceParams): Ch
   }
   const { shape, count } = reducedShape(ev.shape, p.reduce.axes);
   return [new NDArray(acc, shape, setup.accDtype), scalarBlock(count)];
+}
+
+/** A fused sum partial prepared once, run for any placement of its views (see ewReducePlan). */
+export interface PartialPlan {
+  /** The partial with input k's view starting `base[k]` elements into its block's data. */
+  run(base: readonly number[]): Chunk;
+}
+
+/**
+ * `p` over `inputs` prepared for reuse, when it takes the row-by-row sum path of
+ * ewReducePartial (else undefined): its views must start at element 0 of their blocks, and
+ * `run(base)` gives exactly ewReducePartial's value for the same views shifted by `base`.
+ * @example
+ * const plan = ewReducePlan([x], { expr: { in: 0 }, views: [{ start: [0, 0], step: [1, 1],
+ *   count: [100, 100] }], reduce: { op: 'sum', axes: [0, 1], dtype: 'float64' } });
+ * plan?.run([100]); // the sum of x[0:100, 100:200] when x has 10,000 columns
+ */
+export function ewReducePlan(inputs: readonly Chunk[], p: EwReduceParams): PartialPlan | undefined {
+  const { reduce } = p;
+  if (reduce.castTo !== undefined || (reduce.op !== 'sum' && reduce.op !== 'mean')) {
+    return undefined;
+  }
+  const ev = viewEvaluator(inputs, p);
+  const size = shapeSize(ev.shape);
+  const layout = runLayout(ev.shape, reduce.axes);
+  if (size === 0 || ((layout.n < 64 || size <= TILE) && size > WHOLE_LIMIT)) return undefined;
+  const rows = sumRowsPlan(ev, layout);
+  if (rows === undefined) return undefined;
+  const { accDtype } = monoidSetup(reduce.op, ev.dtype, reduce.dtype);
+  const { shape, count } = reducedShape(ev.shape, reduce.axes);
+  const ins = ev.ops.map((o) => o.data);
+  return {
+    run(base) {
+      const acc = allocate(accDtype, layout.outSize);
+      rows.run(ins, base, acc);
+      return [new NDArray(acc, shape, accDtype), scalarBlock(count)];
+    },
+  };
 }
 
 /** The fused reduction kernel, registered in kernels/builtins. */

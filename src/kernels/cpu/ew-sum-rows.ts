@@ -45,17 +45,28 @@ function rowShape(ev: TileEvaluator, n: number): { len: number; first: number } 
   return { len, first };
 }
 
+/** A fused sum prepared for one block layout, run over inputs at any base offsets. */
+export interface SumRowsPlan {
+  /**
+   * Sum into `acc` with input k's first element at `ins[k][base[k]]` (its strides as
+   * planned): the same additions in the same order as sumRows at those inputs.
+   */
+  run(ins: readonly TypedArray[], base: readonly number[], acc: TypedArray): void;
+}
+
 /**
- * Sum (or mean's sum) of the expression of `ev` into `acc` along `layout`; false when the
- * rows would be too short (the caller takes another path). One compiled call sums the rows
- * along the axis before them; an odometer walks the axes further out.
+ * The row walk of sumRows for `ev` and `layout`, or undefined when the rows would be too
+ * short (the caller takes another path). One compiled call sums the rows along the axis
+ * before them; an odometer walks the axes further out.
+ * @example
+ * sumRowsPlan(ev, layout)?.run(ev.ops.map((o) => o.data), [0], acc);
  */
-export function sumRows(ev: TileEvaluator, layout: RunLayout, acc: TypedArray): boolean {
-  if ('const' in ev.expr) return false;
+export function sumRowsPlan(ev: TileEvaluator, layout: RunLayout): SumRowsPlan | undefined {
+  if ('const' in ev.expr) return undefined;
   const { shape, full } = ev;
   const { n, reduced } = layout;
   const { len, first } = rowShape(ev, n);
-  if (len < MIN_ROW || n % len !== 0) return false;
+  if (len < MIN_ROW || n % len !== 0) return undefined;
   let last = shape.length - 1;
   while (last > 0 && shape[last] === 1) last--;
   let ra = first - 1;
@@ -65,7 +76,6 @@ export function sumRows(ev: TileEvaluator, layout: RunLayout, acc: TypedArray): 
   const rows = ra >= 0 ? shape[ra]! : 1;
   const modes = st.map((s): RowMode => (s === 1 ? 'c' : s === 0 ? 's' : 'g'));
   const dtypes = ev.ops.map((o) => o.dtype);
-  const ins = ev.ops.map((o) => o.data);
   // consecutive runs along the row axis land `os` apart (rows inside one run: len apart)
   const runStride = layout.outer[layout.outer.length - 1]?.outStride ?? 0;
   const os = len < n ? (reduced ? 0 : len) : runStride;
@@ -77,19 +87,40 @@ export function sumRows(ev: TileEvaluator, layout: RunLayout, acc: TypedArray): 
   const idx = new Array<number>(outer).fill(0);
   const step = rows * len;
   const calls = shape.reduce((a, b) => a * b, 1) / step;
-  for (let c = 0, e = 0; c < calls; c++, e += step) {
-    const j = e % n;
-    const o = runOutput(layout, Math.floor(e / n));
-    if (fold) {
-      if (j === 0) lane.fill(0);
-      fold(ins, p, st, rs, rows, len, lane, j, n, acc, o, os);
-    } else accumulate!(ins, p, st, rs, rows, len, acc, o + j, os);
-    for (let ax = outer - 1; ax >= 0; ax--) {
-      for (let k = 0; k < p.length; k++) p[k]! += full[k]![ax]!;
-      if (++idx[ax]! < shape[ax]!) break;
-      for (let k = 0; k < p.length; k++) p[k]! -= full[k]![ax]! * shape[ax]!;
-      idx[ax] = 0;
+  const run = (ins: readonly TypedArray[], base: readonly number[], acc: TypedArray): void => {
+    for (let k = 0; k < p.length; k++) p[k] = base[k]!;
+    idx.fill(0);
+    for (let c = 0, e = 0; c < calls; c++, e += step) {
+      const j = e % n;
+      const o = runOutput(layout, Math.floor(e / n));
+      if (fold) {
+        if (j === 0) lane.fill(0);
+        fold(ins, p, st, rs, rows, len, lane, j, n, acc, o, os);
+      } else accumulate!(ins, p, st, rs, rows, len, acc, o + j, os);
+      for (let ax = outer - 1; ax >= 0; ax--) {
+        for (let k = 0; k < p.length; k++) p[k]! += full[k]![ax]!;
+        if (++idx[ax]! < shape[ax]!) break;
+        for (let k = 0; k < p.length; k++) p[k]! -= full[k]![ax]! * shape[ax]!;
+        idx[ax] = 0;
+      }
     }
-  }
+  };
+  return { run };
+}
+
+/**
+ * Sum (or mean's sum) of the expression of `ev` into `acc` along `layout`; false when the
+ * rows would be too short (the caller takes another path).
+ * @example
+ * if (!sumRows(ev, runLayout(ev.shape, [0, 1]), acc)) foldTiles(ev, layout, runs, fold, acc);
+ */
+export function sumRows(ev: TileEvaluator, layout: RunLayout, acc: TypedArray): boolean {
+  const plan = sumRowsPlan(ev, layout);
+  if (plan === undefined) return false;
+  plan.run(
+    ev.ops.map((o) => o.data),
+    ev.ops.map(() => 0),
+    acc,
+  );
   return true;
 }
