@@ -5,6 +5,7 @@ import { type ChildProcess, fork } from 'node:child_process';
 import type { Socket } from 'node:net';
 import { CancelledError, WorkerCrashedError } from '../errors.ts';
 import type { Chunk } from '../kernels/types.ts';
+import { BufferCache } from './buffer-cache.ts';
 import { memberExecArgv } from './exec-argv.ts';
 import { NotStartedError, type OnMemberExit, type PoolMember } from './pool-executor.ts';
 import { type FromProcess, PROCESS_MEMBER_ENV, type ToProcess } from './process-wire.ts';
@@ -15,6 +16,8 @@ export interface PoolProcessOptions {
   readonly registryModule?: string;
   /** V8 old-space limit of the process (--max-old-space-size); over it, it dies. */
   readonly maxOldGenerationSizeMb?: number;
+  /** Bytes of large shared input buffers the process keeps between tasks (buffer-cache.ts). */
+  readonly cacheBytes: number;
 }
 
 interface Job {
@@ -40,6 +43,7 @@ const FATAL_LINE = /^(FATAL ERROR: .*|# Fatal error.*)$/m;
 /** A child process and the batches queued on it. Unref'd whenever it is idle. */
 export class PoolProcess implements PoolMember {
   private readonly child: ChildProcess;
+  private readonly cache: BufferCache;
   /** In arrival order: the process runs them in this order, the first one is running. */
   private readonly jobs = new Map<number, Job>();
   private ready = false;
@@ -64,6 +68,9 @@ export class PoolProcess implements PoolMember {
       serialization: 'advanced',
       stdio: ['inherit', 'inherit', 'pipe', 'ipc'],
       env: { ...process.env, [PROCESS_MEMBER_ENV]: '1' },
+    });
+    this.cache = new BufferCache(opts.cacheBytes, (m) => {
+      if (!this.dead && this.child.connected) this.child.send(m);
     });
     this.child.on('message', this.handleMessage);
     this.child.on('exit', this.handleExit);
@@ -113,7 +120,7 @@ export class PoolProcess implements PoolMember {
 
   private post(m: ToProcess): void {
     try {
-      this.child.send(m);
+      this.child.send(m.t === 'batch' ? { ...m, tasks: this.cache.encode(m.tasks) } : m);
     } catch (e) {
       // Unserializable params, or the channel closed under us.
       const job = m.t === 'batch' ? this.take(m.seq) : undefined;

@@ -13,6 +13,11 @@ import { sharedPool } from './shared-pools.ts';
 export interface ProcessPoolOptions extends PoolOptions {
   /** V8 old-space limit per process (--max-old-space-size): over it, it dies with WorkerCrashedError. */
   readonly maxOldGenerationSizeMb?: number;
+  /**
+   * Bytes of large shared input buffers each process keeps between tasks (default 1 GiB):
+   * the data under fromArray is sent to a process once, not with every block's task.
+   */
+  readonly cacheBytes?: number;
 }
 
 /**
@@ -34,8 +39,8 @@ export class ProcessPoolExecutor extends PoolExecutor {
   }
 
   protected spawn(onExit: OnMemberExit): PoolMember {
-    const { registryModule, maxOldGenerationSizeMb } = this.opts;
-    return new PoolProcess({ registryModule, maxOldGenerationSizeMb }, onExit);
+    const { registryModule, maxOldGenerationSizeMb, cacheBytes = 2 ** 30 } = this.opts;
+    return new PoolProcess({ registryModule, maxOldGenerationSizeMb, cacheBytes }, onExit);
   }
 }
 

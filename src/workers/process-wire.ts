@@ -1,13 +1,18 @@
 // The messages between the main thread and a pool process (Node IPC, advanced serialization:
 // typed arrays, shared ones included, arrive as copies on ordinary ArrayBuffers).
 
+import type { CacheMessage } from './buffer-cache.ts';
 import type { TaskPayload } from './types.ts';
 import type { BatchReply, WireError } from './wire.ts';
 
-/** Main → process: run a batch (queued behind the ones before it), or cancel one. */
+/**
+ * Main → process: run a batch (queued behind the ones before it), cancel one, or hold or
+ * drop a shared buffer (buffer-cache.ts).
+ */
 export type ToProcess =
   | { readonly t: 'batch'; readonly seq: number; readonly tasks: readonly TaskPayload[] }
-  | { readonly t: 'cancel'; readonly seq: number };
+  | { readonly t: 'cancel'; readonly seq: number }
+  | CacheMessage;
 
 /**
  * Process → main: it serves; it could not start; batch `seq` moved on to task `index` (so a

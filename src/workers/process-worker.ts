@@ -6,6 +6,7 @@ import { setImmediate as nextMacrotask } from 'node:timers/promises';
 import { createFnResolver, findFnRefs, needsPreload } from '../kernels/resolve.ts';
 import { runTask } from '../kernels/run-task.ts';
 import type { Chunk, FnRef, KernelRegistry } from '../kernels/types.ts';
+import { HeldBuffers } from './buffer-cache.ts';
 import { collectGarbage } from './collect.ts';
 import type { FromProcess, ToProcess } from './process-wire.ts';
 import { loadRegistry } from './registry.ts';
@@ -26,6 +27,7 @@ let running = false;
 let lastDone = 0;
 let registry: KernelRegistry;
 const resolve = createFnResolver({ inline: false });
+const held = new HeldBuffers();
 
 async function execute(seq: number, tasks: readonly TaskPayload[]): Promise<BatchReply> {
   decodeInputs(tasks);
@@ -77,10 +79,16 @@ try {
   process.on('message', (m: ToProcess) => {
     if (m.t === 'cancel') {
       if (m.seq > lastDone) cancelled.add(m.seq);
-    } else {
+    } else if (m.t === 'batch') {
+      try {
+        held.resolve(m.tasks);
+      } catch (e) {
+        send({ t: 'reply', seq: m.seq, reply: { ok: false, index: 0, error: encodeError(e) } });
+        return;
+      }
       queue.push({ seq: m.seq, tasks: m.tasks });
       if (!running) void drain();
-    }
+    } else held.apply(m);
   });
   send({ t: 'ready' });
 } catch (e) {

@@ -293,13 +293,19 @@ class Run {
       const size = this.batchSize();
       const batch: TaskPayload[] = [];
       let bytes = 0;
-      while (batch.length < size) {
-        const t = this.next(batch.length);
-        if (t < 0) break;
-        const nominal = this.nominalBytes(t);
-        bytes += nominal;
-        this.pendingBytes += nominal;
-        batch.push(this.payload(t));
+      try {
+        while (batch.length < size) {
+          const t = this.next(batch.length);
+          if (t < 0) break;
+          const nominal = this.nominalBytes(t);
+          bytes += nominal;
+          this.pendingBytes += nominal;
+          // a spec may be built only now (fuse-tree's lazy specs): a throw fails the run
+          batch.push(this.payload(t));
+        }
+      } catch (e) {
+        this.fail(e);
+        return;
       }
       if (batch.length === 0) break;
       this.inflight++;

@@ -91,6 +91,23 @@ describe('ProcessPoolExecutor: results', () => {
   );
 
   test(
+    'wrapped data larger than the cache threshold is read by every block correctly',
+    async () => {
+      const data = Float64Array.from({ length: 512 * 1024 }, (_, i) => (i * 7919) % 1000);
+      const x = fromArray(data, { shape: [512, 1024], chunks: [100, 300] });
+      const graph = [x.mul(2).sum({ axis: 0 }), x.T.add(x.get(':, ::2').sum()).max()] as const;
+      for (let round = 0; round < 2; round++) {
+        const got = await compute(...graph, { scheduler: pool });
+        const want = await compute(...graph, { scheduler: 'sync' });
+        for (let k = 0; k < want.length; k++) {
+          expect(Array.from(got[k]!.data)).toEqual(Array.from(want[k]!.data));
+        }
+      }
+    },
+    T,
+  );
+
+  test(
     'kernels shipped by source and by module run in more than one process',
     async () => {
       const data = Float64Array.from({ length: 64 }, (_, i) => i);
