@@ -28,6 +28,7 @@ const EXPORTED = [
   'KernelError',
   'LazyArray',
   'NDArray',
+  'ProcessPoolExecutor',
   'ShapeError',
   'TaskError',
   'TesseraError',
