@@ -5,12 +5,13 @@ import { type ChildProcess, fork } from 'node:child_process';
 import type { Socket } from 'node:net';
 import { CancelledError, WorkerCrashedError } from '../errors.ts';
 import type { Chunk } from '../kernels/types.ts';
+import { BatchJob } from './batch-job.ts';
 import { BufferCache } from './buffer-cache.ts';
 import { memberExecArgv } from './exec-argv.ts';
 import { NotStartedError, type OnMemberExit, type PoolMember } from './pool-executor.ts';
 import { type FromProcess, PROCESS_MEMBER_ENV, type ToProcess } from './process-wire.ts';
 import type { TaskPayload } from './types.ts';
-import { type BatchReply, decodeChunk, decodeError } from './wire.ts';
+import { decodeError } from './wire.ts';
 
 export interface PoolProcessOptions {
   readonly registryModule?: string;
@@ -18,15 +19,6 @@ export interface PoolProcessOptions {
   readonly maxOldGenerationSizeMb?: number;
   /** Bytes of large shared input buffers the process keeps between tasks (buffer-cache.ts). */
   readonly cacheBytes: number;
-}
-
-interface Job {
-  readonly seq: number;
-  readonly tasks: readonly TaskPayload[];
-  /** The task the process reported last for this batch. */
-  index: number;
-  readonly resolve: (results: Chunk[]) => void;
-  readonly reject: (e: unknown) => void;
 }
 
 const BOOTSTRAP = new URL('./bootstrap.mjs', import.meta.url);
@@ -45,7 +37,7 @@ export class PoolProcess implements PoolMember {
   private readonly child: ChildProcess;
   private readonly cache: BufferCache;
   /** In arrival order: the process runs them in this order, the first one is running. */
-  private readonly jobs = new Map<number, Job>();
+  private readonly jobs = new Map<number, BatchJob>();
   private ready = false;
   private startError: string | undefined;
   private exit: string | undefined;
@@ -93,29 +85,13 @@ export class PoolProcess implements PoolMember {
 
   run(tasks: readonly TaskPayload[], seq: number, signal?: AbortSignal): Promise<Chunk[]> {
     if (this.dead || this.closing) return Promise.reject(new NotStartedError());
-    return new Promise<Chunk[]>((resolve, reject) => {
-      const onAbort = (): void => {
-        if (this.jobs.has(seq)) this.post({ t: 'cancel', seq });
-      };
-      signal?.addEventListener('abort', onAbort, { once: true });
-      const settle = (): void => signal?.removeEventListener('abort', onAbort);
-      const job: Job = {
-        seq,
-        tasks,
-        index: 0,
-        resolve: (r) => {
-          settle();
-          resolve(r);
-        },
-        reject: (e) => {
-          settle();
-          reject(e);
-        },
-      };
-      this.jobs.set(seq, job);
-      if (this.jobs.size === 1) this.busy();
-      if (this.ready) this.post({ t: 'batch', seq, tasks });
+    const job = new BatchJob(seq, tasks, signal, () => {
+      if (this.jobs.has(seq)) this.post({ t: 'cancel', seq });
     });
+    this.jobs.set(seq, job);
+    if (this.jobs.size === 1) this.busy();
+    if (this.ready) this.post({ t: 'batch', seq, tasks });
+    return job.promise;
   }
 
   private post(m: ToProcess): void {
@@ -140,7 +116,7 @@ export class PoolProcess implements PoolMember {
     (this.child.stderr as Socket).unref();
   }
 
-  private take(seq: number): Job | undefined {
+  private take(seq: number): BatchJob | undefined {
     const job = this.jobs.get(seq);
     if (job === undefined) return undefined;
     this.jobs.delete(seq);
@@ -161,19 +137,9 @@ export class PoolProcess implements PoolMember {
       if (job !== undefined) job.index = m.index;
     } else {
       const job = this.take(m.seq);
-      if (job !== undefined) this.finish(job, m.reply);
+      job?.settle(m.reply, 'ProcessPoolExecutor');
     }
   };
-
-  private finish(job: Job, reply: BatchReply): void {
-    if (reply.ok) {
-      const results = reply.results;
-      for (let i = 0; i < results.length; i++) results[i] = decodeChunk(results[i]);
-      job.resolve(results);
-    } else if ('cancelled' in reply) {
-      job.reject(new CancelledError('ProcessPoolExecutor.run: cancelled by its AbortSignal'));
-    } else job.reject(decodeError(reply.error));
-  }
 
   private readonly handleExit = (code: number | null, signal: NodeJS.Signals | null): void => {
     this.exit =

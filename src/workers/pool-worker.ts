@@ -6,17 +6,11 @@ import * as Comlink from 'comlink';
 import nodeEndpoint from 'comlink/dist/umd/node-adapter.js';
 import { CancelledError, WorkerCrashedError } from '../errors.ts';
 import type { Chunk } from '../kernels/types.ts';
+import { BatchJob } from './batch-job.ts';
 import { memberExecArgv } from './exec-argv.ts';
 import { NotStartedError, type OnMemberExit, type PoolMember } from './pool-executor.ts';
 import type { TaskPayload } from './types.ts';
-import {
-  type BatchReply,
-  CONTROL,
-  decodeChunk,
-  decodeError,
-  toEndpoint,
-  type WorkerInit,
-} from './wire.ts';
+import { type BatchReply, CONTROL, toEndpoint, type WorkerInit } from './wire.ts';
 import type { WorkerApi } from './worker.ts';
 
 export interface PoolWorkerOptions {
@@ -24,14 +18,6 @@ export interface PoolWorkerOptions {
   /** Batches in flight on this worker (the pipelining depth). */
   readonly depth: number;
   readonly resourceLimits?: ResourceLimits;
-}
-
-interface Job {
-  readonly seq: number;
-  readonly lane: number;
-  readonly tasks: readonly TaskPayload[];
-  readonly resolve: (results: Chunk[]) => void;
-  readonly reject: (e: unknown) => void;
 }
 
 const BOOTSTRAP = new URL('./bootstrap.mjs', import.meta.url);
@@ -46,7 +32,7 @@ export class PoolWorker implements PoolMember {
   private readonly worker: Worker;
   private readonly api: Comlink.Remote<WorkerApi>;
   private readonly control: Int32Array;
-  private readonly jobs = new Map<number, Job>();
+  private readonly jobs = new Map<number, BatchJob>();
   private readonly freeLanes: number[];
   private lastError: Error | undefined;
   private closing = false;
@@ -84,55 +70,33 @@ export class PoolWorker implements PoolMember {
     const lane = this.freeLanes.pop();
     if (lane === undefined) throw new Error('PoolWorker.run: no free lane (queue bound broken)');
     Atomics.store(this.control, CONTROL.LANES + lane, 0);
-    return new Promise<Chunk[]>((resolve, reject) => {
-      const onAbort = (): void => {
-        Atomics.store(this.control, CONTROL.LANES + lane, 1);
-      };
-      signal?.addEventListener('abort', onAbort, { once: true });
-      const settle = (): void => {
-        signal?.removeEventListener('abort', onAbort);
-        this.freeLanes.push(lane);
-      };
-      const job: Job = {
-        seq,
-        lane,
-        tasks,
-        resolve: (r) => {
-          settle();
-          resolve(r);
-        },
-        reject: (e) => {
-          settle();
-          reject(e);
-        },
-      };
-      this.jobs.set(seq, job);
-      if (this.jobs.size === 1) this.worker.ref();
-      Promise.resolve(this.api.runBatch({ seq, lane, tasks })).then(
-        (reply) => this.finish(job, reply),
-        (e: unknown) => this.fail(job, e),
-      );
-    });
+    const job = new BatchJob(
+      seq,
+      tasks,
+      signal,
+      () => Atomics.store(this.control, CONTROL.LANES + lane, 1),
+      () => this.freeLanes.push(lane),
+    );
+    this.jobs.set(seq, job);
+    if (this.jobs.size === 1) this.worker.ref();
+    Promise.resolve(this.api.runBatch({ seq, lane, tasks })).then(
+      (reply) => this.finish(job, reply),
+      (e: unknown) => this.fail(job, e),
+    );
+    return job.promise;
   }
 
-  private take(job: Job): boolean {
+  private take(job: BatchJob): boolean {
     if (!this.jobs.delete(job.seq)) return false;
     if (this.jobs.size === 0) this.worker.unref();
     return true;
   }
 
-  private finish(job: Job, reply: BatchReply): void {
-    if (!this.take(job)) return;
-    if (reply.ok) {
-      const results = reply.results;
-      for (let i = 0; i < results.length; i++) results[i] = decodeChunk(results[i]);
-      job.resolve(results);
-    } else if ('cancelled' in reply) {
-      job.reject(new CancelledError('ThreadPoolExecutor.run: cancelled by its AbortSignal'));
-    } else job.reject(decodeError(reply.error));
+  private finish(job: BatchJob, reply: BatchReply): void {
+    if (this.take(job)) job.settle(reply, 'ThreadPoolExecutor');
   }
 
-  private fail(job: Job, e: unknown): void {
+  private fail(job: BatchJob, e: unknown): void {
     if (this.take(job)) job.reject(e);
   }
 
