@@ -8,29 +8,32 @@ import {
   type WorkerCrashedError,
 } from '../../src/errors.ts';
 import { ThreadPoolExecutor } from '../../src/workers/pool.ts';
+import type { PoolExecutor, PoolOptions } from '../../src/workers/pool-executor.ts';
+import { ProcessPoolExecutor } from '../../src/workers/process-pool.ts';
 import type { TaskPayload } from '../../src/workers/types.ts';
 import { registryModule } from '../fixtures/test-kernels.ts';
 import { task } from '../helpers/payload.ts';
+import { rejection } from '../helpers/rejection.ts';
 
-const T = 20_000;
-let pool: ThreadPoolExecutor;
-
-beforeAll(() => {
-  pool = new ThreadPoolExecutor({ workers: 2, registryModule });
-});
-afterAll(() => pool.shutdown());
+// A process starts in ~1 s under tsx on 2 busy cores; crashes respawn one.
+const T = 30_000;
 
 const x = ndarray([1, 2, 3]);
 const ok = (): TaskPayload => task('test-identity', null, [x]);
 
-async function rejection(p: Promise<unknown>): Promise<unknown> {
-  return p.then(
-    () => expect.unreachable('expected a rejection'),
-    (e: unknown) => e,
-  );
-}
+const kinds: [string, (o: PoolOptions) => PoolExecutor][] = [
+  ['ThreadPoolExecutor', (o) => new ThreadPoolExecutor(o)],
+  ['ProcessPoolExecutor', (o) => new ProcessPoolExecutor(o)],
+];
 
-describe('ThreadPoolExecutor: failures', () => {
+describe.each(kinds)('%s: failures', (_, makePool) => {
+  let pool: PoolExecutor;
+  beforeAll(async () => {
+    pool = makePool({ workers: 2, registryModule });
+    await pool.run([ok(), ok()]); // both members started: timings below exclude start-up
+  }, T);
+  afterAll(() => pool.shutdown());
+
   test(
     'a kernel throw gives TaskError with key, kernel and the original stack',
     async () => {
@@ -70,29 +73,6 @@ describe('ThreadPoolExecutor: failures', () => {
       for (let round = 0; round < 3; round++) {
         const got = await pool.run([ok(), ok(), ok(), ok()]);
         expect(got.map((c) => (c as NDArray).toNested())).toEqual(Array(4).fill([1, 2, 3]));
-      }
-    },
-    T,
-  );
-
-  test(
-    'a worker out of heap memory gives WorkerCrashedError and is replaced',
-    async () => {
-      const small = new ThreadPoolExecutor({
-        workers: 1,
-        registryModule,
-        resourceLimits: { maxOldGenerationSizeMb: 32, maxYoungGenerationSizeMb: 8 },
-      });
-      try {
-        const oom = task('test-oom', null);
-        const err = (await rejection(small.run([oom]))) as WorkerCrashedError;
-        expect(isTesseraError(err, 'WorkerCrashedError')).toBe(true);
-        expect(err.key).toBe(oom.key);
-        expect(err.message).toMatch(/memory limit/);
-        const [y] = await small.run([ok()]);
-        expect((y as NDArray).toNested()).toEqual([1, 2, 3]);
-      } finally {
-        await small.shutdown();
       }
     },
     T,
@@ -153,7 +133,7 @@ describe('ThreadPoolExecutor: failures', () => {
   test(
     'shutdown rejects runs in flight and later runs with CancelledError',
     async () => {
-      const doomed = new ThreadPoolExecutor({ workers: 1, registryModule });
+      const doomed = makePool({ workers: 1, registryModule });
       const run = rejection(doomed.run([task('test-sleep', { ms: 2000 }, [x])]));
       await new Promise((r) => setTimeout(r, 100));
       const started = performance.now();
@@ -168,16 +148,38 @@ describe('ThreadPoolExecutor: failures', () => {
   test(
     'a registry module that fails to load fails the run instead of respawning forever',
     async () => {
-      const broken = new ThreadPoolExecutor({
-        workers: 1,
-        registryModule: 'file:///nonexistent/kernels.ts',
-      });
+      const broken = makePool({ workers: 1, registryModule: 'file:///nonexistent/kernels.ts' });
       try {
         const err = await rejection(broken.run([ok()]));
         expect(isTesseraError(err, 'WorkerCrashedError')).toBe(true);
         expect(String(err)).toContain('failed to start');
       } finally {
         await broken.shutdown();
+      }
+    },
+    T,
+  );
+});
+
+describe('ThreadPoolExecutor: heap limits', () => {
+  test(
+    'a worker out of heap memory gives WorkerCrashedError and is replaced',
+    async () => {
+      const small = new ThreadPoolExecutor({
+        workers: 1,
+        registryModule,
+        resourceLimits: { maxOldGenerationSizeMb: 32, maxYoungGenerationSizeMb: 8 },
+      });
+      try {
+        const oom = task('test-oom', null);
+        const err = (await rejection(small.run([oom]))) as WorkerCrashedError;
+        expect(isTesseraError(err, 'WorkerCrashedError')).toBe(true);
+        expect(err.key).toBe(oom.key);
+        expect(err.message).toMatch(/memory limit/);
+        const [y] = await small.run([ok()]);
+        expect((y as NDArray).toNested()).toEqual([1, 2, 3]);
+      } finally {
+        await small.shutdown();
       }
     },
     T,

@@ -1,6 +1,8 @@
-// The process pool: results equal to 'sync' through compute(), kernels shipped by source and
-// by module, and the failures that only processes survive: a native crash (SIGSEGV, abort())
-// gives WorkerCrashedError naming the task and the pool replaces the process.
+// The process pool: results equal to 'sync' through compute(), wrapped data through the
+// buffer cache, kernels shipped by source and by module, and the failures only processes
+// survive: a native crash (SIGSEGV, abort()) or V8's heap limit gives WorkerCrashedError
+// naming the task and the pool replaces the process. The failures every pool shares are in
+// pool-failures.test.ts.
 
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { lazyApply } from '../../src/apply/lazy-apply.ts';
@@ -8,12 +10,7 @@ import { mapBlocks } from '../../src/apply/map-blocks.ts';
 import { compute } from '../../src/array/compute.ts';
 import { fromArray } from '../../src/array/from-array.ts';
 import { NDArray, ndarray } from '../../src/array/ndarray.ts';
-import {
-  CancelledError,
-  isTesseraError,
-  type TaskError,
-  type WorkerCrashedError,
-} from '../../src/errors.ts';
+import { isTesseraError, type WorkerCrashedError } from '../../src/errors.ts';
 import { random, rechunk } from '../../src/index.ts';
 import { shutdownDefaultPool } from '../../src/workers/pool.ts';
 import { ProcessPoolExecutor } from '../../src/workers/process-pool.ts';
@@ -21,6 +18,7 @@ import type { TaskPayload } from '../../src/workers/types.ts';
 import { lazyKernels } from '../fixtures/lazy-kernels.ts';
 import { registryModule } from '../fixtures/test-kernels.ts';
 import { task } from '../helpers/payload.ts';
+import { rejection } from '../helpers/rejection.ts';
 
 // A process starts in ~1 s under tsx on 2 busy cores; crashes respawn one.
 const T = 30_000;
@@ -36,13 +34,6 @@ afterAll(async () => {
 
 const x = ndarray([1, 2, 3]);
 const ok = (): TaskPayload => task('test-identity', null, [x]);
-
-async function rejection(p: Promise<unknown>): Promise<unknown> {
-  return p.then(
-    () => expect.unreachable('expected a rejection'),
-    (e: unknown) => e,
-  );
-}
 
 async function expectServes(p: ProcessPoolExecutor): Promise<void> {
   const got = await p.run([ok(), ok(), ok()]);
@@ -130,25 +121,9 @@ describe('ProcessPoolExecutor: results', () => {
 });
 
 describe('ProcessPoolExecutor: failures', () => {
-  test(
-    'a kernel throw gives TaskError with key, kernel and the original stack',
-    async () => {
-      const bad = task('test-throw', { message: 'bad block' });
-      const err = (await rejection(pool.run([ok(), bad, ok()]))) as TaskError;
-      expect(isTesseraError(err, 'TaskError')).toBe(true);
-      expect(err.key).toBe(bad.key);
-      expect(err.kernel).toBe('test-throw');
-      const cause = err.cause as Error;
-      expect(cause).toBeInstanceOf(RangeError);
-      expect(cause.stack).toContain('throwsHere');
-    },
-    T,
-  );
-
   test.each([
     ['a segfault', 'test-segfault', /killed by SIGSEGV/],
     ['abort()', 'test-abort', /killed by SIGABRT/],
-    ['process.exit', 'test-exit', /exit code 7/],
   ])(
     '%s in a kernel gives WorkerCrashedError naming the task; the process is replaced',
     async (_, kernel, why) => {
@@ -211,38 +186,6 @@ describe('ProcessPoolExecutor: failures', () => {
       } finally {
         await small.shutdown();
       }
-    },
-    T,
-  );
-
-  test(
-    'an aborted batch stops between tasks, freeing its process',
-    async () => {
-      await expectServes(pool); // both processes started
-      const ac = new AbortController();
-      const sleepy = Array.from({ length: 40 }, () => task('test-sleep', { ms: 25 }, [x]));
-      const started = performance.now();
-      const run = pool.run(sleepy, ac.signal);
-      setTimeout(() => ac.abort(), 60);
-      expect(await rejection(run)).toBeInstanceOf(CancelledError);
-      expect(performance.now() - started).toBeLessThan(400);
-      // Without the cancel message the processes would stay busy for ~0.5 s more.
-      const again = performance.now();
-      await pool.run([ok(), ok()]);
-      expect(performance.now() - again).toBeLessThan(250);
-    },
-    T,
-  );
-
-  test(
-    'shutdown rejects runs in flight and later runs with CancelledError',
-    async () => {
-      const doomed = new ProcessPoolExecutor({ workers: 1, registryModule });
-      const run = rejection(doomed.run([task('test-sleep', { ms: 5000 }, [x])]));
-      await new Promise((r) => setTimeout(r, 100));
-      await doomed.shutdown();
-      expect(await run).toBeInstanceOf(CancelledError);
-      expect(await rejection(doomed.run([ok()]))).toBeInstanceOf(CancelledError);
     },
     T,
   );
