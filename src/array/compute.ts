@@ -56,6 +56,7 @@ export async function computeBlocks(
     return outputs;
   } finally {
     progress?.finish();
+    executor.computeEnded?.();
   }
 }
 

@@ -80,6 +80,12 @@ export class BufferCache {
     return out;
   }
 
+  /** Drop every buffer (the process is told). */
+  clear(): void {
+    for (const e of this.held.values()) this.finalizer.unregister(e.token);
+    this.drop([...this.held.keys()]);
+  }
+
   private cacheable(buf: ArrayBufferLike, viewBytes: number): buf is SharedArrayBuffer {
     return (
       buf instanceof SharedArrayBuffer &&

@@ -26,6 +26,8 @@ export interface PoolMember {
   run(tasks: readonly TaskPayload[], seq: number, signal?: AbortSignal): Promise<Chunk[]>;
   /** Stop it; batches still in flight reject with CancelledError. */
   terminate(): Promise<void>;
+  /** Let go of data kept between batches (see Executor.computeEnded). */
+  forget?(): void;
 }
 
 /** Called by a member when it exits on its own; `wasReady`: it had started serving. */
@@ -220,6 +222,10 @@ export abstract class PoolExecutor implements Executor {
         },
       );
     });
+  }
+
+  computeEnded(): void {
+    for (const m of this.members) m?.forget?.();
   }
 
   /** Stop every member; runs still in flight reject with CancelledError. */

@@ -17,7 +17,7 @@ export interface PoolProcessOptions {
   readonly registryModule?: string;
   /** V8 old-space limit of the process (--max-old-space-size); over it, it dies. */
   readonly maxOldGenerationSizeMb?: number;
-  /** Bytes of large shared input buffers the process keeps between tasks (buffer-cache.ts). */
+  /** Bytes of large shared input buffers the process keeps during a compute (buffer-cache.ts). */
   readonly cacheBytes: number;
 }
 
@@ -177,6 +177,11 @@ export class PoolProcess implements PoolMember {
       first = false;
     }
     if (!this.closing) this.onExit(this, this.ready);
+  }
+
+  /** Drop the buffers the process holds: data wrapped in place may change before the next compute. */
+  forget(): void {
+    this.cache.clear();
   }
 
   /** Kill the process; batches still in flight reject with CancelledError. */

@@ -14,8 +14,8 @@ export interface ProcessPoolOptions extends PoolOptions {
   /** V8 old-space limit per process (--max-old-space-size): over it, it dies with WorkerCrashedError. */
   readonly maxOldGenerationSizeMb?: number;
   /**
-   * Bytes of large shared input buffers each process keeps between tasks (default 1 GiB):
-   * the data under fromArray is sent to a process once, not with every block's task.
+   * Bytes of large shared input buffers each process keeps while a compute runs (default
+   * 1 GiB): the data under fromArray goes to a process once per compute, not with every task.
    */
   readonly cacheBytes?: number;
 }

@@ -28,4 +28,9 @@ export interface Executor {
   run(batch: readonly TaskPayload[], signal?: AbortSignal): Promise<Chunk[]>;
   /** A synchronous path for inline executors, so a task costs no promise. */
   runSync?(task: TaskPayload): Chunk;
+  /**
+   * A compute that ran on this executor ended: let go of what was kept for it (the process
+   * pool's copies of wrapped data, which the next compute must read afresh).
+   */
+  computeEnded?(): void;
 }

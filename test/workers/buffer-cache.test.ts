@@ -128,6 +128,18 @@ describe('BufferCache', () => {
     expect(sent.filter((m) => m.t === 'buffer').length).toBe(before + 1);
   });
 
+  test('clear drops every buffer: the next batch sends them again', () => {
+    const { cache, sent, ship } = pair(2 ** 30);
+    const [a, b] = [1, 2].map((s) => shared('float32', 2 * MIN, s)) as [NDArray, NDArray];
+    ship([task('t', null, [a, b])]);
+    cache.clear();
+    expect(cache.heldBytes).toBe(0);
+    expect(sent.map((m) => m.t)).toEqual(['buffer', 'buffer', 'drop']);
+    a.data[0] = 99;
+    expectSame(ship([task('t', null, [a])])[0]![0]!, a);
+    expect(sent.map((m) => m.t)).toEqual(['buffer', 'buffer', 'drop', 'buffer']);
+  });
+
   test('a buffer the main thread collects is dropped from the process', async () => {
     const { cache, sent, ship } = pair(2 ** 30);
     (() => {

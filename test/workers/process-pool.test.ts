@@ -99,6 +99,19 @@ describe('ProcessPoolExecutor: results', () => {
   );
 
   test(
+    'wrapped shared data changed in place between computes is read afresh, as threads read it',
+    async () => {
+      const data = new Float64Array(new SharedArrayBuffer(8 * 2 ** 18)).fill(1);
+      const x = fromArray(data, { chunks: 2 ** 15 }).sum();
+      expect((await compute(x, { scheduler: pool })).data[0]).toBe(2 ** 18);
+      data.fill(2);
+      expect((await compute(x, { scheduler: pool })).data[0]).toBe(2 ** 19);
+      expect((await compute(x, { scheduler: 'threads', workers: 2 })).data[0]).toBe(2 ** 19);
+    },
+    T,
+  );
+
+  test(
     'kernels shipped by source and by module run in more than one process',
     async () => {
       const data = Float64Array.from({ length: 64 }, (_, i) => i);
