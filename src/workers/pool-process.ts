@@ -188,6 +188,10 @@ export class PoolProcess implements PoolMember {
   async terminate(): Promise<void> {
     this.closing = true;
     if (this.dead) return;
+    if (this.exit !== undefined) {
+      this.die(); // exited already, still draining its channel
+      return;
+    }
     const exited = new Promise<void>((resolve) => this.child.once('exit', () => resolve()));
     this.child.ref(); // until it has exited
     this.child.kill();
