@@ -1,8 +1,11 @@
 // Coarsening of wide reduction trees: when a reduction has thousands of per-block partial
 // tasks, each first-level combine task computes its own partials (one task instead of one
-// per block plus the combine), so per-task overhead stops dominating small blocks. The
-// partials and the combine run exactly as before, in the same order: results are unchanged.
+// per block plus the combine), so per-task overhead stops dominating small blocks; while
+// such coarse tasks are still many and small, the next combine level absorbs them in turn.
+// The partials and the combines run exactly as before, in the same order: results are
+// unchanged.
 
+import { itemsize } from '../array/dtype.ts';
 import type { FusedParams } from '../kernels/builtins.ts';
 import type { EwReduceParams } from '../kernels/cpu/ew-reduce.ts';
 import {
@@ -17,6 +20,12 @@ import { layerGraph, sortedLayers } from './layer-graph.ts';
 /** Partial layers with at least this many blocks are absorbed into their combine layer. */
 export const MIN_PARTIALS = 1024;
 
+/** Coarse layers with at least this many tasks are absorbed again when their tasks are small. */
+export const MIN_COARSE = 512;
+
+/** A coarse task reading fewer bytes than this (on average) is small: mostly overhead. */
+const SMALL_TASK_BYTES = 4 * 2 ** 20;
+
 /** Coarse layers with at most this many tasks hand their specs from materialize to dispatch. */
 const MAX_HELD_SPECS = 4096;
 
@@ -28,15 +37,20 @@ function sameBlock(a: readonly number[], b: readonly number[]): boolean {
   return true;
 }
 
-/** The combine task of block `b` with the tasks of its partials inlined as steps. */
+/**
+ * The combine task of block `b` with the tasks of its partials inlined as steps. Its inputs
+ * are `seed` first (in that order), then any other block the partials read.
+ */
 function coarseTask(
   combine: Layer,
   partials: Layer,
   b: readonly number[],
   cache: SharedCache,
+  eagerTasks: EagerTasks,
+  seed: readonly BlockRef[] = [],
 ): TaskSpec {
   const spec = combine.task(b);
-  const inputs: BlockRef[] = [];
+  const inputs: BlockRef[] = [...seed];
   const steps: FusedParams['steps'][number][] = [];
   let mainThread = spec.mainThread === true;
   const inputOf = (ref: BlockRef): number => {
@@ -46,8 +60,9 @@ function coarseTask(
     }
     return inputs.push(ref) - 1;
   };
+  const partialTask = eagerTasks.get(partials) ?? ((pb: readonly number[]) => partials.task(pb));
   for (const [, pb] of spec.inputs) {
-    const p = partials.task(pb);
+    const p = partialTask(pb);
     mainThread ||= p.mainThread === true;
     steps.push({ kernel: p.kernel, params: p.params, inputs: p.inputs.map(inputOf) });
   }
@@ -57,6 +72,12 @@ function coarseTask(
   const params: FusedParams = { steps };
   return { kernel: 'fused', params, inputs, ...(mainThread ? { mainThread: true } : {}) };
 }
+
+/**
+ * Each coarse layer's task builder without laziness or hand-over: what a combine layer that
+ * absorbs the coarse layer in turn calls (once per block, its spec needed at once).
+ */
+type EagerTasks = Map<Layer, (b: readonly number[]) => TaskSpec>;
 
 /** The shared parts of a layer's last packed task, reused while they stay the same: one
  * object per batch on the wire (structured clone keeps identity), not one per task. */
@@ -96,6 +117,46 @@ function packedViews(
   );
 }
 
+/**
+ * The inputs of every coarse task when each dep of `partials` has a single block: a fusable
+ * task reads one block of each dep, so each task reads exactly these. Else undefined.
+ */
+function singleBlockInputs(partials: Layer): BlockRef[] | undefined {
+  if (!partials.deps.every((d) => gridOf(d).every((n) => n === 1))) return undefined;
+  return partials.deps.map((d, i) => [i, d.chunks.map(() => 0)] as const);
+}
+
+/**
+ * A spec whose inputs are known up front and whose kernel and params are built on first
+ * read: materializing reads only the inputs, so the partials' specs are built at dispatch,
+ * while the workers run the tasks dispatched before.
+ */
+function lazySpec(inputs: readonly BlockRef[], build: () => TaskSpec): TaskSpec {
+  let spec: TaskSpec | undefined;
+  const built = (): TaskSpec => {
+    if (spec !== undefined) return spec;
+    spec = build();
+    if (spec.inputs.length !== inputs.length) {
+      throw new Error(
+        `absorbPartials: a coarse task reads ${spec.inputs.length} blocks, not ${inputs.length}`,
+      );
+    }
+    return spec;
+  };
+  return {
+    inputs,
+    get kernel() {
+      return built().kernel;
+    },
+    get params() {
+      return built().params;
+    },
+    get mainThread() {
+      return built().mainThread;
+    },
+  };
+}
+
 /** The combine layer rewritten to run its partials itself through `task`. */
 function coarseLayer(
   layer: Layer,
@@ -113,24 +174,66 @@ function coarseLayer(
   });
 }
 
+/** Bytes of the one block of each dep of `l`, or undefined when a size is unknown. */
+function singleBlockBytes(l: Layer): number | undefined {
+  let total = 0;
+  for (const d of l.deps) {
+    let n = itemsize(d.dtype);
+    for (const c of d.chunks) n *= c[0] ?? Number.NaN;
+    total += n;
+  }
+  return Number.isFinite(total) ? total : undefined;
+}
+
+/**
+ * Whether `partials` is worth absorbing into its combine layer: a fusable layer of at least
+ * MIN_PARTIALS blocks, or a coarse layer of at least MIN_COARSE small tasks reading blocks
+ * of single-block sources (data in memory: many tasks there means small ones).
+ */
+function wide(partials: Layer): boolean {
+  const n = blockCount(partials);
+  if (partials.fusable) return n >= MIN_PARTIALS;
+  if (partials.meta?.absorbed === undefined || n < MIN_COARSE) return false;
+  if (singleBlockInputs(partials) === undefined) return false;
+  const bytes = singleBlockBytes(partials);
+  return bytes !== undefined && bytes / n < SMALL_TASK_BYTES;
+}
+
 /** `layer` rewritten to run its partials itself, or undefined when it does not qualify. */
-function absorb(layer: Layer, consumers: number, outputs: ReadonlySet<string>): Layer | undefined {
+function absorb(
+  layer: Layer,
+  consumers: number,
+  outputs: ReadonlySet<string>,
+  eagerTasks: EagerTasks,
+): Layer | undefined {
   const partials = layer.deps[0];
-  if (layer.deps.length !== 1 || partials === undefined || !partials.fusable) return undefined;
+  if (layer.deps.length !== 1 || partials === undefined || !wide(partials)) return undefined;
   if (partials.constant || consumers !== 1 || outputs.has(partials.name)) return undefined;
-  if (blockCount(partials) < MIN_PARTIALS) return undefined;
   const probe = layer.task(layer.chunks.map(() => 0));
   if (probe.kernel !== 'reduce-combine' || probe.inputs.some(([d]) => d !== 0)) return undefined;
   const cache: SharedCache = {};
-  if (blockCount(layer) > MAX_HELD_SPECS) {
-    return coarseLayer(layer, partials, (b) => coarseTask(layer, partials, b, cache));
-  }
-  // Materializing asks each block's task once for its inputs and dispatch asks once more:
-  // the spec built for the first ask is handed to the next one (then forgotten). Only for
-  // small layers: every spec is held from materializing until dispatch.
+  const known = singleBlockInputs(partials);
+  const eager = (b: readonly number[]): TaskSpec =>
+    coarseTask(layer, partials, b, cache, eagerTasks, known);
+  const build =
+    known === undefined ? eager : (b: readonly number[]) => lazySpec(known, () => eager(b));
+  const task = blockCount(layer) > MAX_HELD_SPECS ? build : handOver(gridOf(layer), build);
+  const coarse = coarseLayer(layer, partials, task);
+  eagerTasks.set(coarse, eager);
+  return coarse;
+}
+
+/**
+ * `build` for a layer of `grid`, where materializing asks each block's task once for its
+ * inputs and dispatch asks once more: the spec built for the first ask is handed to the
+ * next one (then forgotten). Only for small layers: every spec is held until dispatch.
+ */
+function handOver(
+  grid: readonly number[],
+  build: (b: readonly number[]) => TaskSpec,
+): (b: readonly number[]) => TaskSpec {
   const built = new Map<number, TaskSpec>();
-  const grid = layer.chunks.map((c) => c.length);
-  const task = (b: readonly number[]): TaskSpec => {
+  return (b) => {
     let flat = 0;
     for (let ax = 0; ax < grid.length; ax++) flat = flat * grid[ax]! + b[ax]!;
     const spec = built.get(flat);
@@ -138,11 +241,10 @@ function absorb(layer: Layer, consumers: number, outputs: ReadonlySet<string>): 
       built.delete(flat);
       return spec;
     }
-    const fresh = coarseTask(layer, partials, b, cache);
+    const fresh = build(b);
     built.set(flat, fresh);
     return fresh;
   };
-  return coarseLayer(layer, partials, task);
 }
 
 /**
@@ -155,13 +257,16 @@ export function absorbPartials(outputs: readonly Layer[]): Layer[] {
   const g = layerGraph(outputs);
   const names = new Set(outputs.map((l) => l.name));
   const done = new Map<string, Layer>();
+  const eagerTasks: EagerTasks = new Map();
   for (const layer of sortedLayers(g)) {
+    // deps first: a combine layer may absorb a coarse layer made just before
+    const deps = layer.deps.map((d) => done.get(d.name) ?? d);
+    const changed = deps.some((d, i) => d !== layer.deps[i]);
+    const current = changed ? Object.freeze({ ...layer, deps }) : layer;
     const dep = layer.deps[0];
-    const coarse = dep === undefined ? undefined : absorb(layer, g.outDegree(dep.name), names);
-    const base = coarse ?? layer;
-    const deps = base.deps.map((d) => done.get(d.name) ?? d);
-    const changed = deps.some((d, i) => d !== base.deps[i]);
-    done.set(layer.name, changed ? Object.freeze({ ...base, deps }) : base);
+    const coarse =
+      dep === undefined ? undefined : absorb(current, g.outDegree(dep.name), names, eagerTasks);
+    done.set(layer.name, coarse ?? current);
   }
   return outputs.map((l) => done.get(l.name)!);
 }

@@ -7,7 +7,7 @@ import { compute } from '../../src/array/compute.ts';
 import { fromArray } from '../../src/array/from-array.ts';
 import type { LazyArray } from '../../src/array/lazy-array.ts';
 import { fuseLayers } from '../../src/graph/fuse.ts';
-import { MIN_PARTIALS } from '../../src/graph/fuse-tree.ts';
+import { MIN_COARSE, MIN_PARTIALS } from '../../src/graph/fuse-tree.ts';
 import { materializeTasks, runnableCount } from '../../src/graph/materialize.ts';
 import '../../src/index.ts';
 import { randomDense } from '../helpers/reference.ts';
@@ -50,6 +50,23 @@ describe('absorbPartials', () => {
     // a transposed operand's view permutes axes: left as fused steps
     const t = materializeTasks(fuseLayers([x.add(x.T).sum().layer]));
     expect(t.layers.find((l) => l.meta?.absorbed !== undefined)!.task([0, 0]).kernel).toBe('fused');
+  });
+
+  // 128 × 128 blocks of one element: 32 × 32 coarse tasks (≥ MIN_COARSE, tiny), absorbed by
+  // the 8 × 8 combines; then 2 × 2 combines and the aggregate
+  const many = fromArray(randomDense([128, 128], 'float64', 6), { chunks: 1 });
+  test.each<[string, () => LazyArray]>([
+    ['x.sum()', () => many.sum()],
+    ['(x * 2).max()', () => many.mul(2).max()],
+    ['x.std()', () => many.std()],
+  ])('%s: many small coarse tasks are absorbed again, values unchanged', async (_, build) => {
+    expect(MIN_COARSE).toBeLessThanOrEqual(32 * 32);
+    expect(tasks(build())).toBe(64 + 4 + 1);
+    const fused = await compute(build(), { scheduler: 'sync' });
+    const plain = await compute(build(), { scheduler: 'sync', optimize: false });
+    const onThreads = await compute(build(), { scheduler: 'threads', workers: 2 });
+    expect(Object.is(fused.data[0], plain.data[0])).toBe(true);
+    expect(Object.is(onThreads.data[0], plain.data[0])).toBe(true);
   });
 
   test('fewer partials than MIN_PARTIALS keep one task per block', () => {
