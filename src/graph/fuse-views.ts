@@ -96,22 +96,26 @@ function plan(steps: readonly FusedStep[]): PlannedStep[] {
 
 function replay(p: PlannedStep, steps: readonly FusedStep[]): FusedStep {
   const s = steps[p.from]!;
-  const mainThread = s.mainThread ? { mainThread: true } : {};
   const inputs = p.inputs as number[];
-  if (p.kind === 'keep') return { kernel: s.kernel, params: s.params, inputs, ...mainThread };
-  const views = p.views.map((v) => (v < 0 ? null : (steps[v]!.params as InputView)));
+  if (p.kind === 'keep') {
+    return s.mainThread
+      ? { kernel: s.kernel, params: s.params, inputs, mainThread: true }
+      : { kernel: s.kernel, params: s.params, inputs };
+  }
+  const views = new Array<InputView | null>(p.views.length);
+  for (let i = 0; i < views.length; i++) {
+    const v = p.views[i]!;
+    views[i] = v < 0 ? null : (steps[v]!.params as InputView);
+  }
   if (p.kind === 'ew-view') {
     const e = s.params as EwParams;
     const params: EwViewParams = { expr: e.expr, dtype: e.dtype, views };
     return { kernel: 'ew-view', params, inputs };
   }
   const e = p.ew < 0 ? undefined : (steps[p.ew]!.params as EwParams);
-  const params = {
-    expr: e?.expr ?? IDENTITY,
-    ...(e ? { dtype: e.dtype } : {}),
-    views,
-    reduce: s.params,
-  };
+  const params = e
+    ? { expr: e.expr, dtype: e.dtype, views, reduce: s.params }
+    : { expr: IDENTITY, views, reduce: s.params };
   return { kernel: 'ew-reduce', params, inputs };
 }
 
@@ -149,7 +153,9 @@ export class ViewFolder {
       this.wiring = steps;
       this.planned = plan(steps);
     }
-    return this.planned.map((p) => replay(p, steps));
+    const out = new Array<FusedStep>(this.planned.length);
+    for (let k = 0; k < out.length; k++) out[k] = replay(this.planned[k]!, steps);
+    return out;
   }
 }
 

@@ -102,9 +102,9 @@ function fusedLayer(group: readonly Layer[], mapDep: (d: Layer) => Layer): Layer
       const role = roles[k]!;
       const refs = new Array<number>(spec.inputs.length);
       for (let i = 0; i < refs.length; i++) {
-        const [dep, blk] = spec.inputs[i]!;
-        const r = role[dep]!;
-        refs[i] = r < 0 ? r : externalInput(inputs, r, blk);
+        const ref = spec.inputs[i]!;
+        const r = role[ref[0]]!;
+        refs[i] = r < 0 ? r : externalInput(inputs, r, ref[1]);
       }
       steps.push({
         kernel: spec.kernel,
@@ -130,8 +130,8 @@ function fusedLayer(group: readonly Layer[], mapDep: (d: Layer) => Layer): Layer
 /** Index of external block (e, blk) in `inputs`, appending it when new. */
 function externalInput(inputs: BlockRef[], e: number, blk: readonly number[]): number {
   for (let j = 0; j < inputs.length; j++) {
-    const [e2, b2] = inputs[j]!;
-    if (e2 === e && sameBlock(b2, blk)) return j;
+    const ref = inputs[j]!;
+    if (ref[0] === e && sameBlock(ref[1], blk)) return j;
   }
   return inputs.push([e, blk]) - 1;
 }
@@ -161,7 +161,21 @@ class MergeCache {
     let same = true;
     for (let k = 0; k < steps.length && same; k++) same = steps[k]!.params === this.key[k]!.params;
     if (same) return cached;
-    return cached.map((m) => (m.kernel === 'ew' ? m : { ...m, params: steps[m.origin!]!.params }));
+    const out = new Array<Step>(cached.length);
+    for (let k = 0; k < cached.length; k++) {
+      const m = cached[k]!;
+      out[k] =
+        m.kernel === 'ew'
+          ? m
+          : {
+              kernel: m.kernel,
+              params: steps[m.origin!]!.params,
+              inputs: m.inputs,
+              mainThread: m.mainThread,
+              origin: m.origin,
+            };
+    }
+    return out;
   }
 }
 
@@ -178,15 +192,16 @@ function sameWiring(a: readonly Step[], b: readonly Step[]): boolean {
 
 /** A fused task that is a single step over external inputs is that step's task. */
 function collapse(steps: Step[], inputs: BlockRef[]): TaskSpec {
-  const main = steps.some((st) => st.mainThread) ? { mainThread: true } : {};
+  let mainThread = false;
+  for (let k = 0; k < steps.length; k++) if (steps[k]!.mainThread) mainThread = true;
+  const main = mainThread ? { mainThread: true } : {};
   if (steps.length === 1) {
-    const [s] = steps;
-    return {
-      kernel: s!.kernel,
-      params: s!.params,
-      inputs: s!.inputs.map((i) => inputs[i]!),
-      ...main,
-    };
+    const s = steps[0]!;
+    const refs = new Array<BlockRef>(s.inputs.length);
+    for (let i = 0; i < refs.length; i++) refs[i] = inputs[s.inputs[i]!]!;
+    return mainThread
+      ? { kernel: s.kernel, params: s.params, inputs: refs, mainThread: true }
+      : { kernel: s.kernel, params: s.params, inputs: refs };
   }
   const params: FusedParams = {
     steps: steps.map(({ kernel, params, inputs }) => ({ kernel, params, inputs })),
