@@ -166,6 +166,41 @@ describe('ew-reduce-views', () => {
     );
   });
 
+  test('tasks sharing one params object (one batch) reuse a plan only over like blocks', () => {
+    const reduce = { op: 'sum', axes: [0, 1], dtype: 'float64' } as EwReduceParams['reduce'];
+    const shared: ReduceViewsShared = { expr: TWO, reduce, arity: 2, combine: reduce };
+    const view = (r: number, c: number): InputView => ({
+      start: [r, c],
+      step: [1, 1],
+      count: [20, 30],
+    });
+    const steps = (r: number): PartialStep[] =>
+      [0, 7, 13].map((c) => ({
+        params: { expr: TWO, views: [view(r, c), view(c, r)], reduce },
+        inputs: [0, 1],
+      }));
+    // the same packed partials over blocks of other data, then of other shapes and dtypes
+    for (const [seed, rows, cols, dtype] of [
+      [1, 60, 70, 'float64'],
+      [2, 60, 70, 'float64'],
+      [3, 50, 90, 'float64'],
+      [4, 60, 70, 'float32'],
+    ] as const) {
+      const blocks = [block(rows, cols, seed), block(rows, cols, seed + 10)].map((b) =>
+        dtype === 'float64' ? b : new NDArray(Float32Array.from(b.data), b.shape, dtype),
+      );
+      const packed = packPartials(steps(seed), shared);
+      const parts = steps(seed).map((s) =>
+        run(
+          'ew-reduce',
+          s.inputs.map((i) => blocks[i]!),
+          s.params,
+        ),
+      );
+      expectSame(run('ew-reduce-views', blocks, packed), run('reduce-combine', parts, reduce));
+    }
+  });
+
   const expr: Expr = { in: 0 };
   const reduce = { op: 'sum', axes: [0, 1], dtype: 'float64' } as EwReduceParams['reduce'];
   const shared: ReduceViewsShared = { expr, reduce, arity: 1, combine: reduce };

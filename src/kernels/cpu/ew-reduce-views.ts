@@ -4,7 +4,7 @@
 // The expression and reduction are one shared object; the per-partial views travel as one
 // Int32Array, so a batch of such tasks posts to a worker as a few kilobytes, not megabytes.
 
-import type { DType } from '../../array/dtype.ts';
+import type { DType, TypedArray } from '../../array/dtype.ts';
 import { cStrides, NDArray } from '../../array/ndarray.ts';
 import type { Chunk, KernelContext } from '../types.ts';
 import type { EwReduceParams, PartialPlan } from './ew-reduce.ts';
@@ -90,6 +90,9 @@ export function packPartials(
 interface Reuse {
   /** The packed entry (all operands of one partial) the plan was made for. */
   readonly entry: Int32Array;
+  /** Per operand, the task input it reads, and that block's dtype and shape. */
+  readonly inputs: readonly number[];
+  readonly blocks: readonly { readonly dtype: DType; readonly shape: readonly number[] }[];
   /** Per operand, its block's element strides (empty: no view). */
   readonly strides: readonly (readonly number[])[];
   /** Undefined when such partials take ewReducePartial's general path. */
@@ -133,24 +136,47 @@ function planFor(
   params: EwReduceParams,
 ): Reuse {
   const entry = packed.slice(from, to);
+  const inputs: number[] = [];
+  const blocks: Reuse['blocks'][number][] = [];
   const strides: number[][] = [];
   const zeroed: (InputView | null)[] = [];
-  for (let k = 0; k < views.length; k++) {
+  for (let k = 0, at = from; k < views.length; k++) {
     const v = views[k]!;
     const op = ops[k];
-    if (v === null) {
-      strides.push([]);
-      zeroed.push(null);
-      continue;
+    inputs.push(packed[at]!);
+    at += 2 + (v === null ? 0 : 3 * v.start.length);
+    if (!(op instanceof NDArray) || v?.step.some((s) => s <= 0)) {
+      return { entry, inputs, blocks, strides, plan: undefined };
     }
-    if (!(op instanceof NDArray) || v.step.some((s) => s <= 0)) {
-      return { entry, strides, plan: undefined };
-    }
-    strides.push(cStrides(op.shape));
-    zeroed.push({ ...v, start: v.start.map(() => 0) });
+    blocks.push({ dtype: op.dtype, shape: op.shape });
+    strides.push(v === null ? [] : cStrides(op.shape));
+    zeroed.push(v === null ? null : { ...v, start: v.start.map(() => 0) });
   }
-  return { entry, strides, plan: ewReducePlan(ops, { ...params, views: zeroed }) };
+  const plan = ewReducePlan(ops, { ...params, views: zeroed });
+  return { entry, inputs, blocks, strides, plan };
 }
+
+/** The data of the blocks `r` reads in `inputs`, or undefined when one differs from its plan's. */
+function planData(r: Reuse, inputs: readonly Chunk[]): TypedArray[] | undefined {
+  if (r.plan === undefined || r.blocks.length !== r.inputs.length) return undefined;
+  const out = new Array<TypedArray>(r.inputs.length);
+  for (let k = 0; k < out.length; k++) {
+    const c = inputs[r.inputs[k]!];
+    const b = r.blocks[k]!;
+    if (!(c instanceof NDArray) || c.dtype !== b.dtype || c.shape.length !== b.shape.length) {
+      return undefined;
+    }
+    for (let ax = 0; ax < b.shape.length; ax++) if (c.shape[ax] !== b.shape[ax]) return undefined;
+    out[k] = c.data;
+  }
+  return out;
+}
+
+/**
+ * The last plan of each shared params object: the tasks of one batch (and the steps of one
+ * fused task) share that object, so their partials share one plan. Plans hold no block data.
+ */
+const lastPlans = new WeakMap<ReduceViewsShared, Reuse>();
 
 /**
  * Run each packed partial with 'ew-reduce' and combine them in order with 'reduce-combine':
@@ -171,13 +197,15 @@ export function ewReduceViews(inputs: Chunk[], p: ReduceViewsParams, ctx: Kernel
     views,
     reduce: shared.reduce,
   };
-  let reuse: Reuse | undefined;
+  let reuse = lastPlans.get(shared);
+  let ins = reuse === undefined ? undefined : planData(reuse, inputs);
+  if (ins === undefined) reuse = undefined;
   let at = 0;
   for (let j = 0; j < p.partials; j++) {
     const end = reuse === undefined ? -1 : reuseEnd(packed, at, reuse);
-    if (end >= 0 && reuse!.plan !== undefined) {
+    if (end >= 0 && ins !== undefined) {
       viewBases(packed, at, reuse!, base);
-      parts[j] = reuse!.plan.run(base);
+      parts[j] = reuse!.plan!.run(ins, base);
       at = end;
       continue;
     }
@@ -200,12 +228,16 @@ export function ewReduceViews(inputs: Chunk[], p: ReduceViewsParams, ctx: Kernel
       views[k] = { start, step, count };
       at += 2 * nd;
     }
-    if (end < 0) reuse = planFor(packed, from, at, ops, views, params);
-    const plan = reuse!.plan;
-    if (plan === undefined) parts[j] = ewReducePartial(ops, params);
+    // a partial like the last one that could not be planned is not planned again
+    if (end < 0) {
+      reuse = planFor(packed, from, at, ops, views, params);
+      ins = planData(reuse, inputs);
+      if (ins !== undefined) lastPlans.set(shared, reuse);
+    }
+    if (ins === undefined) parts[j] = ewReducePartial(ops, params);
     else {
       viewBases(packed, from, reuse!, base);
-      parts[j] = plan.run(base);
+      parts[j] = reuse!.plan!.run(ins, base);
     }
   }
   return ctx.run('reduce-combine', parts, shared.combine);

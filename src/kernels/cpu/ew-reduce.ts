@@ -233,18 +233,22 @@ export function ewReducePartial(inputs: readonly Chunk[], p: EwReduceParams): Ch
 
 /** A fused sum partial prepared once, run for any placement of its views (see ewReducePlan). */
 export interface PartialPlan {
-  /** The partial with input k's view starting `base[k]` elements into its block's data. */
-  run(base: readonly number[]): Chunk;
+  /**
+   * The partial over `ins` (the data of input blocks of the planned dtypes and shapes) with
+   * input k's view starting `base[k]` elements into `ins[k]`.
+   */
+  run(ins: readonly TypedArray[], base: readonly number[]): Chunk;
 }
 
 /**
  * `p` over `inputs` prepared for reuse, when it takes the row-by-row sum path of
  * ewReducePartial (else undefined): its views must start at element 0 of their blocks, and
- * `run(base)` gives exactly ewReducePartial's value for the same views shifted by `base`.
+ * `run(ins, base)` gives exactly ewReducePartial's value for the same views shifted by
+ * `base`, over any blocks of the same dtypes and shapes.
  * @example
  * const plan = ewReducePlan([x], { expr: { in: 0 }, views: [{ start: [0, 0], step: [1, 1],
  *   count: [100, 100] }], reduce: { op: 'sum', axes: [0, 1], dtype: 'float64' } });
- * plan?.run([100]); // the sum of x[0:100, 100:200] when x has 10,000 columns
+ * plan?.run([x.data], [100]); // the sum of x[0:100, 100:200] when x has 10,000 columns
  */
 export function ewReducePlan(inputs: readonly Chunk[], p: EwReduceParams): PartialPlan | undefined {
   const { reduce } = p;
@@ -259,9 +263,8 @@ export function ewReducePlan(inputs: readonly Chunk[], p: EwReduceParams): Parti
   if (rows === undefined) return undefined;
   const { accDtype } = monoidSetup(reduce.op, ev.dtype, reduce.dtype);
   const { shape, count } = reducedShape(ev.shape, reduce.axes);
-  const ins = ev.ops.map((o) => o.data);
   return {
-    run(base) {
+    run(ins, base) {
       const acc = allocate(accDtype, layout.outSize);
       rows.run(ins, base, acc);
       return [new NDArray(acc, shape, accDtype), scalarBlock(count)];
