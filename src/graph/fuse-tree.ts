@@ -37,6 +37,15 @@ function sameBlock(a: readonly number[], b: readonly number[]): boolean {
   return true;
 }
 
+/** Index of block `ref` in `inputs`, appending it when new. */
+function inputOf(inputs: BlockRef[], ref: BlockRef): number {
+  for (let j = 0; j < inputs.length; j++) {
+    const r = inputs[j]!;
+    if (r[0] === ref[0] && sameBlock(r[1], ref[1])) return j;
+  }
+  return inputs.push(ref) - 1;
+}
+
 /**
  * The combine task of block `b` with the tasks of its partials inlined as steps. Its inputs
  * are `seed` first (in that order), then any other block the partials read.
@@ -53,18 +62,14 @@ function coarseTask(
   const inputs: BlockRef[] = [...seed];
   const steps: FusedParams['steps'][number][] = [];
   let mainThread = spec.mainThread === true;
-  const inputOf = (ref: BlockRef): number => {
-    for (let j = 0; j < inputs.length; j++) {
-      const [d, blk] = inputs[j]!;
-      if (d === ref[0] && sameBlock(blk, ref[1])) return j;
-    }
-    return inputs.push(ref) - 1;
-  };
-  const partialTask = eagerTasks.get(partials) ?? ((pb: readonly number[]) => partials.task(pb));
-  for (const [, pb] of spec.inputs) {
-    const p = partialTask(pb);
+  const eager = eagerTasks.get(partials);
+  for (let i = 0; i < spec.inputs.length; i++) {
+    const pb = spec.inputs[i]![1];
+    const p = eager === undefined ? partials.task(pb) : eager(pb);
     mainThread ||= p.mainThread === true;
-    steps.push({ kernel: p.kernel, params: p.params, inputs: p.inputs.map(inputOf) });
+    const refs = new Array<number>(p.inputs.length);
+    for (let k = 0; k < refs.length; k++) refs[k] = inputOf(inputs, p.inputs[k]!);
+    steps.push({ kernel: p.kernel, params: p.params, inputs: refs });
   }
   const packed = mainThread ? undefined : packedViews(steps, spec.params, cache);
   if (packed !== undefined) return { kernel: 'ew-reduce-views', params: packed, inputs };

@@ -92,29 +92,13 @@ function fusedLayer(group: readonly Layer[], mapDep: (d: Layer) => Layer): Layer
     }),
   );
   const root = group[group.length - 1]!;
-  const cache = new MergeCache();
-  const views = new ViewFolder();
-  const task = (block: readonly number[]): TaskSpec => {
-    const inputs: BlockRef[] = [];
-    const steps: Step[] = [];
-    for (let k = 0; k < group.length; k++) {
-      const spec = group[k]!.task(block);
-      const role = roles[k]!;
-      const refs = new Array<number>(spec.inputs.length);
-      for (let i = 0; i < refs.length; i++) {
-        const ref = spec.inputs[i]!;
-        const r = role[ref[0]]!;
-        refs[i] = r < 0 ? r : externalInput(inputs, r, ref[1]);
-      }
-      steps.push({
-        kernel: spec.kernel,
-        params: spec.params,
-        inputs: refs,
-        mainThread: spec.mainThread,
-      });
-    }
-    return collapse(views.fold(cache.merge(steps)), inputs);
+  const fused: FusedGroup = {
+    group,
+    roles,
+    cache: new MergeCache(),
+    views: new ViewFolder(),
   };
+  const task = (block: readonly number[]): TaskSpec => fusedTask(fused, block);
   return Object.freeze({
     name: root.name,
     op: group.map((m) => m.op).join('+'),
@@ -125,6 +109,41 @@ function fusedLayer(group: readonly Layer[], mapDep: (d: Layer) => Layer): Layer
     task,
     meta: { fused: group.length, ops: group.map((m) => m.op).join(' → ') },
   });
+}
+
+/** What the task of a fused layer needs (see fusedTask). */
+interface FusedGroup {
+  readonly group: readonly Layer[];
+  /** Per member, the role of each of its deps: a step (-k - 1) or an external input (e). */
+  readonly roles: readonly (readonly number[])[];
+  readonly cache: MergeCache;
+  readonly views: ViewFolder;
+}
+
+/**
+ * The task of block `block` of a fused layer: one module-level function shared by every
+ * graph's fused layers (their task is a one-line closure over `f`), not a closure per graph.
+ */
+function fusedTask(f: FusedGroup, block: readonly number[]): TaskSpec {
+  const inputs: BlockRef[] = [];
+  const steps: Step[] = [];
+  for (let k = 0; k < f.group.length; k++) {
+    const spec = f.group[k]!.task(block);
+    const role = f.roles[k]!;
+    const refs = new Array<number>(spec.inputs.length);
+    for (let i = 0; i < refs.length; i++) {
+      const ref = spec.inputs[i]!;
+      const r = role[ref[0]]!;
+      refs[i] = r < 0 ? r : externalInput(inputs, r, ref[1]);
+    }
+    steps.push({
+      kernel: spec.kernel,
+      params: spec.params,
+      inputs: refs,
+      mainThread: spec.mainThread,
+    });
+  }
+  return collapse(f.views.fold(f.cache.merge(steps)), inputs);
 }
 
 /** Index of external block (e, blk) in `inputs`, appending it when new. */
