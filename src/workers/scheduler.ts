@@ -25,6 +25,9 @@ import type { Executor, TaskPayload } from './types.ts';
 /** Released blocks up to this size live on shared slabs: not worth counting for GC. */
 const SMALL_BLOCK = 4096;
 
+/** A batch is dispatched once building its payloads took this many ms (see pump). */
+const BATCH_BUILD_MS = 1;
+
 export interface RunOptions {
   /** Static priorities (orderTasks); lower runs first. */
   priority: Int32Array;
@@ -293,8 +296,12 @@ class Run {
       const size = this.batchSize();
       const batch: TaskPayload[] = [];
       let bytes = 0;
+      const started = performance.now();
       try {
         while (batch.length < size) {
+          // specs built only now (fuse-tree's coarse tasks) can be slow: a batch that took
+          // BATCH_BUILD_MS to build goes out as it is, so idle workers start sooner
+          if (batch.length > 0 && performance.now() - started > BATCH_BUILD_MS) break;
           const t = this.next(batch.length);
           if (t < 0) break;
           const nominal = this.nominalBytes(t);
