@@ -101,6 +101,7 @@ export type { ChunkSpec, Chunks, Size } from './chunking/types.ts';
 export { type Config, config, configure, resetConfig, type SchedulerName } from './config.ts';
 export type { ProgressEvent } from './diagnostics/progress.ts';
 export * from './errors.ts';
+export { type FromNpyOptions, fromNpy } from './io/npy.ts';
 export { defineKernels } from './kernels/define-kernels.ts';
 export { shutdownDefaultPool as shutdown, ThreadPoolExecutor } from './workers/pool.ts';
 export { ProcessPoolExecutor } from './workers/process-pool.ts';

@@ -1,0 +1,85 @@
+// fromNpy: a lazy array over a NumPy .npy file. The header is read when the array is made;
+// each block is read from the file by the task that needs it (like np.load with mmap_mode).
+
+import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { sourceArray } from '../array/creation.ts';
+import { itemsize } from '../array/dtype.ts';
+import type { LazyArray } from '../array/lazy-array.ts';
+import { shapeSize } from '../array/ndarray.ts';
+import type { ChunkSpec, Chunks } from '../chunking/types.ts';
+import { ValueError } from '../errors.ts';
+import type { NpyReadParams } from '../kernels/cpu/npy-read.ts';
+import { NPY_PREAMBLE_BYTES, type NpyHeader, npyPreamble, parseNpyHeader } from './npy-header.ts';
+
+export interface FromNpyOptions {
+  /** Chunk spec (default 'auto': blocks of about config.chunkBytes). */
+  chunks?: ChunkSpec | Chunks;
+}
+
+/** The header of the .npy file at `path`, checked against the file's size. */
+export function readNpyHeader(path: string): NpyHeader & { mtimeMs: number } {
+  let fd: number;
+  try {
+    fd = openSync(path, 'r');
+  } catch (e) {
+    throw new ValueError(`fromNpy: cannot open ${JSON.stringify(path)}: ${(e as Error).message}`, {
+      cause: e,
+    });
+  }
+  try {
+    const where = JSON.stringify(path);
+    const head = new Uint8Array(NPY_PREAMBLE_BYTES);
+    const got = readSync(fd, head, 0, head.length, 0);
+    const { headerStart, headerLength, utf8 } = npyPreamble(head.subarray(0, got), where);
+    const text = new Uint8Array(headerLength);
+    readSync(fd, text, 0, headerLength, headerStart);
+    const header = parseNpyHeader(
+      new TextDecoder(utf8 ? 'utf-8' : 'latin1').decode(text),
+      headerStart + headerLength,
+      where,
+    );
+    const { size, mtimeMs } = fstatSync(fd);
+    const need = header.dataOffset + shapeSize(header.shape) * itemsize(header.dtype);
+    if (size < need) {
+      throw new ValueError(
+        `fromNpy: ${where} is truncated: ${size} bytes, its header needs ${need}`,
+      );
+    }
+    return { ...header, mtimeMs };
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
+ * A lazy array over the .npy file at `path`: the header is read now (shape, dtype), every
+ * block is read from the file by its own task, on whichever worker runs it. Little- and
+ * big-endian, C- and Fortran-ordered files of the dtypes tessera stores are read.
+ * @example
+ * const x = fromNpy('recording.npy', { chunks: [8, 2 ** 20] });
+ * const means = await x.mean({ axis: 1 }).compute();
+ */
+export function fromNpy(path: string, opts: FromNpyOptions = {}): LazyArray {
+  const file = resolve(path);
+  const h = readNpyHeader(file);
+  const fileShape = h.fortran ? [...h.shape].reverse() : h.shape;
+  return sourceArray(
+    'fromNpy',
+    'npy-read',
+    h.shape,
+    h.dtype,
+    opts.chunks,
+    [file, h.mtimeMs, h.dataOffset],
+    (start, count): NpyReadParams => ({
+      path: file,
+      dataOffset: h.dataOffset,
+      fileShape,
+      dtype: h.dtype,
+      bigEndian: h.bigEndian,
+      fortran: h.fortran,
+      start,
+      count,
+    }),
+  );
+}

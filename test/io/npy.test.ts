@@ -1,0 +1,197 @@
+// fromNpy against files written by npyjs (an independent writer) and by hand (Fortran order,
+// big-endian, format version 2): every dtype, random shapes and chunkings, on the sync and
+// thread schedulers; bad files fail when the array is made, naming the file.
+
+import { mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import fc from 'fast-check';
+import { dump } from 'npyjs';
+import { afterAll, describe, expect, test } from 'vitest';
+import type { DType } from '../../src/array/dtype.ts';
+import type { NDArray } from '../../src/array/ndarray.ts';
+import { isTesseraError } from '../../src/errors.ts';
+import { compute, fromNpy } from '../../src/index.ts';
+import { shutdownDefaultPool } from '../../src/workers/pool.ts';
+import { expectThrow } from '../helpers/expect-throw.ts';
+import { arbShapeAndChunks, expectArray, randomDense } from '../helpers/reference.ts';
+
+const dir = mkdtempSync(join(tmpdir(), 'tessera-npy-'));
+afterAll(async () => {
+  rmSync(dir, { recursive: true, force: true });
+  await shutdownDefaultPool();
+});
+
+let fileNo = 0;
+function save(bytes: Uint8Array | ArrayBuffer): string {
+  const path = join(dir, `a${fileNo++}.npy`);
+  writeFileSync(path, bytes instanceof Uint8Array ? bytes : new Uint8Array(bytes));
+  return path;
+}
+
+/** A .npy file by hand: any header dict, format version, and data bytes. */
+function handMade(dict: string, data: Uint8Array, version = 1): string {
+  const pre = version === 1 ? 10 : 12;
+  let header = `${dict} `;
+  while ((pre + header.length + 1) % 64 !== 0) header += ' ';
+  header += '\n';
+  const out = new Uint8Array(pre + header.length + data.length);
+  out.set([0x93, 0x4e, 0x55, 0x4d, 0x50, 0x59, version, 0]);
+  const view = new DataView(out.buffer);
+  if (version === 1) view.setUint16(8, header.length, true);
+  else view.setUint32(8, header.length, true);
+  out.set(new TextEncoder().encode(header), pre);
+  out.set(data, pre + header.length);
+  return save(out);
+}
+
+const bytesOf = (a: NDArray): Uint8Array =>
+  new Uint8Array(a.data.buffer, a.data.byteOffset, a.data.byteLength).slice();
+
+const NPYJS_DTYPES: DType[] = [
+  'float64',
+  'float32',
+  'int32',
+  'int16',
+  'int8',
+  'uint32',
+  'uint16',
+  'uint8',
+];
+
+describe('fromNpy', () => {
+  test.each(NPYJS_DTYPES)('%s files from npyjs, random shapes and chunkings', async (dtype) => {
+    await fc.assert(
+      fc.asyncProperty(arbShapeAndChunks(3, 9), async ({ shape, chunks, seed }) => {
+        const ref = randomDense(shape, dtype, seed);
+        const x = fromNpy(save(dump(ref.data, shape)), { chunks });
+        expect(x.shape).toEqual(shape);
+        expect(x.dtype).toBe(dtype);
+        expect(x.chunks).toEqual(chunks);
+        expectArray(await compute(x, { scheduler: 'sync' }), ref, 0);
+      }),
+      { numRuns: 15 },
+    );
+  });
+
+  test('bool (|b1), 0-d and empty arrays', async () => {
+    const flags = randomDense([7, 5], 'bool', 3);
+    const b = fromNpy(
+      handMade("{'descr': '|b1', 'fortran_order': False, 'shape': (7, 5), }", bytesOf(flags)),
+      {
+        chunks: [3, 2],
+      },
+    );
+    expect(b.dtype).toBe('bool');
+    expectArray(await compute(b, { scheduler: 'sync' }), flags, 0);
+    const scalar = fromNpy(save(dump(new Float64Array([2.5]), [])));
+    expect(scalar.shape).toEqual([]);
+    expect((await compute(scalar, { scheduler: 'sync' })).data[0]).toBe(2.5);
+    const empty = fromNpy(save(dump(new Float32Array(0), [0, 4])));
+    expect(empty.shape).toEqual([0, 4]);
+    expect((await compute(empty, { scheduler: 'sync' })).size).toBe(0);
+  });
+
+  test('Fortran-ordered files are read in logical (C) order, in any chunking', async () => {
+    await fc.assert(
+      fc.asyncProperty(arbShapeAndChunks(3, 8), async ({ shape, chunks, seed }) => {
+        const ref = randomDense(shape, 'int32', seed);
+        // Column-major bytes: the C-order bytes of the transpose.
+        const t = await compute(fromNpy(save(dump(ref.data, shape))).T, { scheduler: 'sync' });
+        const dict = `{'descr': '<i4', 'fortran_order': True, 'shape': (${shape.join(', ')},), }`;
+        const x = fromNpy(handMade(dict, bytesOf(t)), { chunks });
+        expectArray(await compute(x, { scheduler: 'sync' }), ref, 0);
+      }),
+      { numRuns: 25 },
+    );
+  });
+
+  test('big-endian files and format version 2 headers', async () => {
+    const ref = randomDense([6, 9], 'float64', 5);
+    const swapped = bytesOf(ref);
+    for (let i = 0; i < swapped.length; i += 8) swapped.subarray(i, i + 8).reverse();
+    const be = fromNpy(
+      handMade("{'descr': '>f8', 'fortran_order': False, 'shape': (6, 9), }", swapped, 2),
+      {
+        chunks: [4, 5],
+      },
+    );
+    expectArray(await compute(be, { scheduler: 'sync' }), ref, 0);
+  });
+
+  test('blocks are read on worker threads, and the result equals sync', async () => {
+    const ref = randomDense([300, 200], 'float32', 9);
+    const x = fromNpy(save(dump(ref.data, [300, 200])), { chunks: [64, 50] });
+    const [threads, sync] = await Promise.all([
+      compute(x.mul(2).sum({ axis: 0 }), { scheduler: 'threads', workers: 2 }),
+      compute(x.mul(2).sum({ axis: 0 }), { scheduler: 'sync' }),
+    ]);
+    expect(Array.from(threads.data)).toEqual(Array.from(sync.data));
+    expectArray(await compute(x, { scheduler: 'threads', workers: 2 }), ref, 0);
+  });
+
+  test('the same file gives the same graph names; a rewritten file a new one', () => {
+    const path = save(dump(new Float64Array([1, 2, 3]), [3]));
+    expect(fromNpy(path).name).toBe(fromNpy(path).name);
+    const before = fromNpy(path).name;
+    writeFileSync(path, new Uint8Array(dump(new Float64Array([1, 2, 4]), [3])));
+    utimesSync(path, new Date(), new Date(Date.now() + 5000));
+    expect(fromNpy(path).name).not.toBe(before);
+  });
+
+  test.each([
+    ['a missing file', () => join(dir, 'missing.npy'), 'ValueError', ['fromNpy', 'missing.npy']],
+    [
+      'a file that is not .npy',
+      () => save(new TextEncoder().encode('hello, world')),
+      'ValueError',
+      ['not a .npy file'],
+    ],
+    [
+      'a truncated file',
+      () =>
+        handMade("{'descr': '<f8', 'fortran_order': False, 'shape': (10,), }", new Uint8Array(16)),
+      'ValueError',
+      /truncated: (\d+) bytes, its header needs (\d+)/,
+    ],
+    [
+      'int64 data',
+      () =>
+        handMade("{'descr': '<i8', 'fortran_order': False, 'shape': (2,), }", new Uint8Array(16)),
+      'DTypeError',
+      ["'<i8'"],
+    ],
+    [
+      'a structured dtype',
+      () =>
+        handMade(
+          "{'descr': [('a', '<f8')], 'fortran_order': False, 'shape': (2,), }",
+          new Uint8Array(16),
+        ),
+      'DTypeError',
+      ['structured'],
+    ],
+    [
+      'format version 4',
+      () =>
+        handMade("{'descr': '<f8', 'fortran_order': False, 'shape': (1,), }", new Uint8Array(8), 4),
+      'ValueError',
+      ['version 4'],
+    ],
+  ] as const)('%s fails when the array is made', (_, file, tag, fragments) => {
+    const path = file();
+    expectThrow(() => fromNpy(path), tag, fragments instanceof RegExp ? fragments : [...fragments]);
+  });
+
+  test('a file deleted after the array was made fails the compute with TaskError', async () => {
+    const path = save(dump(new Float64Array(8), [8]));
+    const x = fromNpy(path, { chunks: 4 });
+    rmSync(path);
+    const err = await compute(x, { scheduler: 'sync' }).then(
+      () => expect.unreachable('expected a rejection'),
+      (e: unknown) => e,
+    );
+    expect(isTesseraError(err, 'TaskError')).toBe(true);
+    expect(String((err as Error).cause)).toContain('ENOENT');
+  });
+});
