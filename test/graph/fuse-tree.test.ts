@@ -53,21 +53,29 @@ describe('absorbPartials', () => {
   });
 
   // 128 × 128 blocks of one element: 32 × 32 coarse tasks (≥ MIN_COARSE, tiny), absorbed by
-  // the 8 × 8 combines; then 2 × 2 combines and the aggregate
+  // the 8 × 8 combines; then 2 × 2 combines and the aggregate. Along axis 0: 32 × 128 coarse
+  // tasks, absorbed by 8 × 128, those by 2 × 128; then the aggregate's 128
   const many = fromArray(randomDense([128, 128], 'float64', 6), { chunks: 1 });
-  test.each<[string, () => LazyArray]>([
-    ['x.sum()', () => many.sum()],
-    ['(x * 2).max()', () => many.mul(2).max()],
-    ['x.std()', () => many.std()],
-  ])('%s: many small coarse tasks are absorbed again, values unchanged', async (_, build) => {
-    expect(MIN_COARSE).toBeLessThanOrEqual(32 * 32);
-    expect(tasks(build())).toBe(64 + 4 + 1);
-    const fused = await compute(build(), { scheduler: 'sync' });
-    const plain = await compute(build(), { scheduler: 'sync', optimize: false });
-    const onThreads = await compute(build(), { scheduler: 'threads', workers: 2 });
-    expect(Object.is(fused.data[0], plain.data[0])).toBe(true);
-    expect(Object.is(onThreads.data[0], plain.data[0])).toBe(true);
-  });
+  test.each<[string, () => LazyArray, number]>([
+    ['x.sum()', () => many.sum(), 64 + 4 + 1],
+    ['(x * 2).max()', () => many.mul(2).max(), 64 + 4 + 1],
+    ['x.std()', () => many.std(), 64 + 4 + 1],
+    ['x.mean(axis 0)', () => many.mean({ axis: 0 }), 2 * 128 + 128],
+  ])(
+    '%s: many small coarse tasks are absorbed again, values unchanged',
+    async (_, build, count) => {
+      expect(MIN_COARSE).toBeLessThanOrEqual(32 * 32);
+      expect(tasks(build())).toBe(count);
+      const fused = await compute(build(), { scheduler: 'sync' });
+      const plain = await compute(build(), { scheduler: 'sync', optimize: false });
+      const onThreads = await compute(build(), { scheduler: 'threads', workers: 2 });
+      expect(fused.shape).toEqual(plain.shape);
+      for (let i = 0; i < plain.size; i++) {
+        expect(Object.is(fused.data[i], plain.data[i])).toBe(true);
+        expect(Object.is(onThreads.data[i], plain.data[i])).toBe(true);
+      }
+    },
+  );
 
   test('fewer partials than MIN_PARTIALS keep one task per block', () => {
     const small = fromArray(randomDense([64, 64], 'float64', 5), { chunks: 4 }); // 256 blocks
