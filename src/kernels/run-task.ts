@@ -8,24 +8,44 @@ import type { Chunk, FnRef, KernelContext, KernelRegistry } from './types.ts';
 /** Resolves user function references on the current thread. */
 export type FnResolver = (ref: FnRef) => (...args: unknown[]) => unknown;
 
-/** Run `task` with `registry`; throws TaskError when the kernel throws. */
-export function runTask(task: TaskPayload, registry: KernelRegistry, resolve: FnResolver): Chunk {
+/**
+ * Run `task` with `registry`: its result, or a promise of it for an asynchronous kernel.
+ * A kernel failure throws (or rejects with) TaskError.
+ */
+export function runTask(
+  task: TaskPayload,
+  registry: KernelRegistry,
+  resolve: FnResolver,
+): Chunk | Promise<Chunk> {
   const ctx: KernelContext = {
     key: task.key,
     resolve,
-    run: (name, inputs, params) => lookup(registry, name, task.key)(inputs, params, ctx),
+    run: (name, inputs, params) => {
+      const out = lookup(registry, name, task.key)(inputs, params, ctx);
+      if (out instanceof Promise) {
+        throw new KernelError(
+          `compute: kernel '${name}' is asynchronous and cannot run as a step of task ${task.key}`,
+        );
+      }
+      return out;
+    },
   };
   const kernel = lookup(registry, task.kernel, task.key);
   try {
-    return kernel(task.inputs, task.params, ctx);
+    const out = kernel(task.inputs, task.params, ctx);
+    return out instanceof Promise ? out.catch((e: unknown) => failed(task, e)) : out;
   } catch (e) {
-    // a result that contradicts its declared shape is the graph's error, not the kernel's
-    if (e instanceof TaskError || (e instanceof ShapeError && e.key === task.key)) throw e;
-    throw new TaskError(task.key, kernelLabel(task), e);
+    return failed(task, e);
   }
 }
 
-type AnyKernel = (inputs: Chunk[], params: unknown, ctx: KernelContext) => Chunk;
+function failed(task: TaskPayload, e: unknown): never {
+  // a result that contradicts its declared shape is the graph's error, not the kernel's
+  if (e instanceof TaskError || (e instanceof ShapeError && e.key === task.key)) throw e;
+  throw new TaskError(task.key, kernelLabel(task), e);
+}
+
+type AnyKernel = (inputs: Chunk[], params: unknown, ctx: KernelContext) => Chunk | Promise<Chunk>;
 
 function lookup(registry: KernelRegistry, name: string, key: string): AnyKernel {
   const kernel = registry.get(name);

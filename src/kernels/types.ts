@@ -28,5 +28,15 @@ export interface KernelContext {
 /** A built-in kernel: inputs are the blocks named by the task, params its static data. */
 export type Kernel<P = unknown> = (inputs: Chunk[], params: P, ctx: KernelContext) => Chunk;
 
+/**
+ * A kernel that waits on something (a file or store read, a device): its task runs on its
+ * own — never as a step of a fused task — and its executor awaits it.
+ */
+export type AsyncKernel<P = unknown> = (
+  inputs: Chunk[],
+  params: P,
+  ctx: KernelContext,
+) => Promise<Chunk>;
+
 /** Built-in kernels by name. Registries are objects passed in; one default lives in kernels/builtins. */
-export type KernelRegistry = Map<string, Kernel<never>>;
+export type KernelRegistry = Map<string, Kernel<never> | AsyncKernel<never>>;

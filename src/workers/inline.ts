@@ -20,11 +20,13 @@ export class InlineExecutor implements Executor {
     private readonly registry: KernelRegistry = builtinKernels,
   ) {}
 
-  runSync(task: TaskPayload): Chunk {
+  runSync(task: TaskPayload): Chunk | Promise<Chunk> {
     return runTask(task, this.registry, this.resolve);
   }
 
   async run(batch: readonly TaskPayload[]): Promise<Chunk[]> {
-    return batch.map((t) => this.runSync(t));
+    const out: Chunk[] = [];
+    for (const t of batch) out.push(await this.runSync(t));
+    return out;
   }
 }

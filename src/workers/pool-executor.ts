@@ -189,7 +189,7 @@ export abstract class PoolExecutor implements Executor {
   ): Promise<void> {
     const registry = await this.registry();
     await this.resolver.preload(idx.flatMap((i) => findFnRefs(batch[i]!.params)));
-    for (const i of idx) out[i] = runTask(batch[i]!, registry, this.resolver);
+    for (const i of idx) out[i] = await runTask(batch[i]!, registry, this.resolver);
   }
 
   private registry(): Promise<KernelRegistry> {

@@ -52,7 +52,8 @@ async function execute(seq: number, tasks: readonly TaskPayload[]): Promise<Batc
     if (cancelled.has(seq)) return { ok: false, cancelled: true };
     if (i > 0) send({ t: 'at', seq, index: i });
     try {
-      results[i] = runTask(tasks[i]!, registry, resolve);
+      const out = runTask(tasks[i]!, registry, resolve);
+      results[i] = out instanceof Promise ? await out : out;
       collectGarbage();
     } catch (e) {
       return { ok: false, index: i, error: encodeError(e) };

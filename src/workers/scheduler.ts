@@ -261,7 +261,8 @@ class Run {
       if (t < 0) break;
       let value: Chunk;
       try {
-        value = runSync(this.payload(t));
+        const out = runSync(this.payload(t));
+        value = out instanceof Promise ? await out : out;
       } catch (e) {
         this.fail(e);
         return;

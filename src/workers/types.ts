@@ -26,8 +26,11 @@ export interface Executor {
    * (a kernel threw) or WorkerCrashedError.
    */
   run(batch: readonly TaskPayload[], signal?: AbortSignal): Promise<Chunk[]>;
-  /** A synchronous path for inline executors, so a task costs no promise. */
-  runSync?(task: TaskPayload): Chunk;
+  /**
+   * A synchronous path for inline executors, so a task costs no promise (a promise only
+   * for an asynchronous kernel).
+   */
+  runSync?(task: TaskPayload): Chunk | Promise<Chunk>;
   /**
    * A compute that ran on this executor ended: let go of what was kept for it (the process
    * pool's copies of wrapped data, which the next compute must read afresh).

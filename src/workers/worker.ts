@@ -30,15 +30,32 @@ const control = new Int32Array(init.control);
 const registry: KernelRegistry = await loadRegistry(init.registryModule);
 const resolve = createFnResolver({ inline: false });
 
-function execute(msg: BatchMessage): BatchReply {
+/**
+ * Run the batch's tasks from `from` on; synchronous until an asynchronous kernel returns a
+ * promise, then the rest of the batch continues once it settles.
+ */
+function execute(
+  msg: BatchMessage,
+  results: Chunk[] = new Array<Chunk>(msg.tasks.length),
+  from = 0,
+): BatchReply | Promise<BatchReply> {
   const tasks = msg.tasks;
   const lane = CONTROL.LANES + msg.lane;
-  const results = new Array<Chunk>(tasks.length);
-  for (let i = 0; i < tasks.length; i++) {
+  for (let i = from; i < tasks.length; i++) {
     if (control[lane] !== 0) return { ok: false, cancelled: true };
     control[CONTROL.INDEX] = i;
     try {
-      results[i] = runTask(tasks[i]!, registry, resolve);
+      const out = runTask(tasks[i]!, registry, resolve);
+      if (out instanceof Promise) {
+        return out.then(
+          (value) => {
+            results[i] = value;
+            return execute(msg, results, i + 1);
+          },
+          (e: unknown): BatchReply => ({ ok: false, index: i, error: encodeError(e) }),
+        );
+      }
+      results[i] = out;
       collectGarbage();
     } catch (e) {
       return { ok: false, index: i, error: encodeError(e) };

@@ -21,7 +21,7 @@ import type { Chunk } from '../../src/kernels/types.ts';
 
 const resolver = createFnResolver({ inline: true });
 const run = (kernel: string, inputs: Chunk[], params: unknown): Chunk =>
-  runTask({ id: 0, key: 'k', kernel, params, inputs }, builtinKernels, resolver);
+  runTask({ id: 0, key: 'k', kernel, params, inputs }, builtinKernels, resolver) as Chunk;
 
 /** Values whose sums depend on the order they are added in. */
 function block(rows: number, cols: number, seed: number): NDArray {

@@ -57,7 +57,7 @@ describe('ThreadPoolExecutor: results', () => {
           const got = await pool.run(batch);
           expect(got).toHaveLength(batch.length);
           batch.forEach((t, i) => {
-            const want = arr(runTask(t, builtinKernels, resolve));
+            const want = arr(runTask(t, builtinKernels, resolve) as Chunk);
             expect(arr(got[i]).shape).toEqual(want.shape);
             expect(Array.from(arr(got[i]).data)).toEqual(Array.from(want.data));
           });
