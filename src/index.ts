@@ -102,6 +102,7 @@ export { type Config, config, configure, resetConfig, type SchedulerName } from 
 export type { ProgressEvent } from './diagnostics/progress.ts';
 export * from './errors.ts';
 export { type FromNpyOptions, fromNpy } from './io/npy.ts';
+export { type FromZarrOptions, fromZarr, type ToZarrOptions, toZarr } from './io/zarr.ts';
 export { defineKernels } from './kernels/define-kernels.ts';
 export { shutdownDefaultPool as shutdown, ThreadPoolExecutor } from './workers/pool.ts';
 export { ProcessPoolExecutor } from './workers/process-pool.ts';

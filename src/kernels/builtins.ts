@@ -18,15 +18,16 @@ import { randomKernels } from './cpu/random.ts';
 import { reduceKernels } from './cpu/reduce.ts';
 import { scanKernels } from './cpu/scan.ts';
 import { type StridedSelection, sliceND } from './cpu/slice.ts';
+import { zarrKernels } from './cpu/zarr-io.ts';
 import { kernelLabel } from './run-task.ts';
-import type { Chunk, Kernel, KernelRegistry } from './types.ts';
+import type { AsyncKernel, Chunk, Kernel, KernelRegistry } from './types.ts';
 
 /** The default registry of built-in kernels. */
 export const builtinKernels: KernelRegistry = new Map();
 
 /** Add kernels to a registry (the default one unless given). */
 export function registerKernels(
-  kernels: Record<string, Kernel<never>>,
+  kernels: Record<string, Kernel<never> | AsyncKernel<never>>,
   registry: KernelRegistry = builtinKernels,
 ): void {
   for (const [name, k] of Object.entries(kernels)) registry.set(name, k);
@@ -76,6 +77,7 @@ registerKernels(scanKernels);
 registerKernels(blockwiseKernels);
 registerKernels(matmulKernels);
 registerKernels(npyKernels);
+registerKernels(zarrKernels);
 registerKernels(einsumKernels);
 registerKernels(elementwiseKernels);
 registerKernels(creationKernels);
