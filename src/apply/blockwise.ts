@@ -11,7 +11,7 @@ import { ValueError } from '../errors.ts';
 import { defineLayer } from '../graph/define-layer.ts';
 import type { BlockRef, TaskSpec } from '../graph/layer.ts';
 import type { BlockwiseArgSpec, BlockwiseFnParams } from '../kernels/cpu/blockwise.ts';
-import { toFnRef } from '../kernels/ship.ts';
+import { isAsyncFunction, toFnRef } from '../kernels/ship.ts';
 import { blockInfoOf } from './block-info.ts';
 import {
   type AdjustChunks,
@@ -228,7 +228,8 @@ export function blockwiseFn(
     deps: plan.deps,
     chunks: plan.outChunks,
     dtype,
-    fusable: isFusable(plan, mainThread),
+    // an async fn's tasks are awaited on their own: never a step of a fused task
+    fusable: !isAsyncFunction(fn) && isFusable(plan, mainThread),
     task: (b): TaskSpec => {
       const { inputs: refs, args } = argSpecs(plan, b, concat);
       const blockInfo = infoOf(b);

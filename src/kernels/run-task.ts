@@ -24,7 +24,8 @@ export function runTask(
       const out = lookup(registry, name, task.key)(inputs, params, ctx);
       if (out instanceof Promise) {
         throw new KernelError(
-          `compute: kernel '${name}' is asynchronous and cannot run as a step of task ${task.key}`,
+          `compute: kernel '${name}' is asynchronous and cannot run as a step of task ${task.key}` +
+            ' (a user function that returns a promise must be declared async: its tasks then run on their own)',
         );
       }
       return out;

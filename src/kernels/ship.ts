@@ -120,3 +120,13 @@ function describe(x: unknown): string {
   if (typeof x === 'object') return Array.isArray(x) ? 'an array' : 'an object';
   return `${typeof x} ${JSON.stringify(x) ?? String(x)}`;
 }
+
+/**
+ * Whether `fn` was declared `async` (its calls return promises): tasks running it are
+ * awaited and never fused with their neighbours.
+ * @example
+ * isAsyncFunction(async (b) => b); // true
+ */
+export function isAsyncFunction(fn: Function): boolean {
+  return fn.constructor.name === 'AsyncFunction';
+}

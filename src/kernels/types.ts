@@ -29,14 +29,15 @@ export interface KernelContext {
 export type Kernel<P = unknown> = (inputs: Chunk[], params: P, ctx: KernelContext) => Chunk;
 
 /**
- * A kernel that waits on something (a file or store read, a device): its task runs on its
- * own — never as a step of a fused task — and its executor awaits it.
+ * A kernel that may wait on something (a file or store read, a device, an async user
+ * function): when it returns a promise its executor awaits it. Such a task runs on its
+ * own, never as a step of a fused task.
  */
 export type AsyncKernel<P = unknown> = (
   inputs: Chunk[],
   params: P,
   ctx: KernelContext,
-) => Promise<Chunk>;
+) => Chunk | Promise<Chunk>;
 
 /** Built-in kernels by name. Registries are objects passed in; one default lives in kernels/builtins. */
 export type KernelRegistry = Map<string, Kernel<never> | AsyncKernel<never>>;

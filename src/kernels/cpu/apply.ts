@@ -5,7 +5,7 @@ import { assembleBlocks } from '../../array/assemble.ts';
 import { allocate, type DType, dtypeOfTypedArray, type TypedArray } from '../../array/dtype.ts';
 import { flattenNested, NDArray, type Nested, shapeSize } from '../../array/ndarray.ts';
 import { ShapeError, ValueError } from '../../errors.ts';
-import type { Chunk, FnRef, Kernel, KernelContext } from '../types.ts';
+import type { AsyncKernel, Chunk, FnRef, KernelContext } from '../types.ts';
 import { sliceND } from './slice.ts';
 
 type Size = number | null;
@@ -73,16 +73,21 @@ function regionView(
   return count.every((c, ax) => c === x.shape[ax]) ? x : new NDArray(view, count, x.dtype);
 }
 
-function runLazyApply(inputs: Chunk[], p: LazyApplyParams, ctx: KernelContext): Chunk {
+function runLazyApply(
+  inputs: Chunk[],
+  p: LazyApplyParams,
+  ctx: KernelContext,
+): Chunk | Promise<Chunk> {
   const fn = ctx.resolve(p.fn);
   const args = p.args.map((a) => argValue(a, inputs, ctx.key));
   if (p.hasKwargs) args.push(p.kwargs);
   const result = fn(...args);
-  if (isThenable(result)) {
-    throw new ValueError(
-      `${FN}: task ${ctx.key}: fn '${p.fn.name}' returned a Promise; kernels must be synchronous`,
-    );
-  }
+  // an async fn: its task (never fused) is awaited by the executor
+  if (isThenable(result)) return Promise.resolve(result).then((r) => lazyApplyResult(r, p, ctx));
+  return lazyApplyResult(result, p, ctx);
+}
+
+function lazyApplyResult(result: unknown, p: LazyApplyParams, ctx: KernelContext): Chunk {
   if (!p.multi) return coerceResult(result, p.outputs[0]!, ctx.key, p.fn.name);
   if (!Array.isArray(result) || result.length !== p.outputs.length) {
     throw new ValueError(
@@ -230,6 +235,6 @@ function isBool(data: ArrayLike<number>): boolean {
 }
 
 /** The lazy-apply kernels, registered in kernels/builtins. */
-export const applyKernels: Record<string, Kernel<never>> = {
-  'lazy-apply': runLazyApply as Kernel<never>,
+export const applyKernels: Record<string, AsyncKernel<never>> = {
+  'lazy-apply': runLazyApply as AsyncKernel<never>,
 };

@@ -5,7 +5,7 @@ import { allocate, type DType, dtypeOfTypedArray, type TypedArray } from '../../
 import { NDArray, type Nested, ndarray, shapeSize } from '../../array/ndarray.ts';
 import type { Size } from '../../chunking/types.ts';
 import { ShapeError } from '../../errors.ts';
-import type { Chunk, FnRef, Kernel, KernelContext } from '../types.ts';
+import type { AsyncKernel, Chunk, FnRef, KernelContext } from '../types.ts';
 import { convertBlock } from './layout.ts';
 import { writeRegion } from './slice.ts';
 
@@ -190,17 +190,20 @@ export function runBlockwiseFn(
   inputs: readonly Chunk[],
   p: BlockwiseFnParams,
   ctx: KernelContext,
-): NDArray {
+): NDArray | Promise<NDArray> {
   const fn = ctx.resolve(p.fn);
   const args = p.args.map((a) => buildArg(a, inputs));
   if (p.hasKwargs) args.push(p.kwargs);
   args.push(p.blockInfo);
   const result = fn(...args);
-  return coerceBlock(result, p.shape, p.dtype, p.caller, p.fn.name || 'anonymous', ctx.key);
+  const coerce = (r: unknown): NDArray =>
+    coerceBlock(r, p.shape, p.dtype, p.caller, p.fn.name || 'anonymous', ctx.key);
+  // an async fn: its layer is not fused, so the executor awaits this task
+  return result instanceof Promise ? result.then(coerce) : coerce(result);
 }
 
 /** Blockwise kernels by name; registered in kernels/builtins. */
-export const blockwiseKernels: Record<string, Kernel<never>> = {
+export const blockwiseKernels: Record<string, AsyncKernel<never>> = {
   'blockwise-fn': ((inputs: Chunk[], p: BlockwiseFnParams, ctx: KernelContext) =>
-    runBlockwiseFn(inputs, p, ctx)) as Kernel<never>,
+    runBlockwiseFn(inputs, p, ctx)) as AsyncKernel<never>,
 };
