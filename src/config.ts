@@ -18,6 +18,8 @@ export interface Config {
   splitEvery: number;
   /** Backend names, lowest priority first. */
   backendPriority: string[];
+  /** Redis of the 'distributed' scheduler (default: env TESSERA_REDIS_URL, or localhost). */
+  redis: string;
 }
 
 const defaults: Config = {
@@ -26,6 +28,7 @@ const defaults: Config = {
   scheduler: 'threads',
   splitEvery: 4,
   backendPriority: ['cpu-js'],
+  redis: process.env.TESSERA_REDIS_URL ?? 'redis://127.0.0.1:6379',
 };
 
 /** The live configuration. Read it; change it with `configure()`. */

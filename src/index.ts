@@ -104,6 +104,12 @@ export * from './errors.ts';
 export { type FromNpyOptions, fromNpy } from './io/npy.ts';
 export { type FromZarrOptions, fromZarr, type ToZarrOptions, toZarr } from './io/zarr.ts';
 export { defineKernels } from './kernels/define-kernels.ts';
+export { DistributedExecutor, type DistributedOptions } from './workers/distributed.ts';
+export {
+  type DistributedWorker,
+  type DistributedWorkerOptions,
+  startDistributedWorker,
+} from './workers/distributed-worker.ts';
 export { shutdownDefaultPool as shutdown, ThreadPoolExecutor } from './workers/pool.ts';
 export { ProcessPoolExecutor } from './workers/process-pool.ts';
 export type { Executor, TaskPayload } from './workers/types.ts';

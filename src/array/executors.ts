@@ -30,7 +30,11 @@ export async function resolveExecutor(
     const { getProcessPool } = await import('../workers/process-pool.ts');
     return getProcessPool(workers);
   }
+  if (scheduler === 'distributed') {
+    const { getDistributedExecutor } = await import('../workers/distributed-shared.ts');
+    return getDistributedExecutor();
+  }
   throw new ValueError(
-    `compute: scheduler ${JSON.stringify(scheduler)} is not available in this build; use 'sync', 'threads', 'processes' or pass an Executor`,
+    `compute: scheduler ${JSON.stringify(scheduler)} is not one of 'sync', 'threads', 'processes', 'distributed', or an Executor`,
   );
 }

@@ -1,4 +1,5 @@
-// The `tessera` command: `tessera demo` runs the demo pipeline.
+// The `tessera` command: `tessera demo` runs the demo pipeline; `tessera worker` serves the
+// 'distributed' scheduler.
 
 import { Command } from 'commander';
 import { shutdown } from '../index.ts';
@@ -26,6 +27,28 @@ program
     });
     await shutdown();
     console.log(`done in ${((performance.now() - t0) / 1000).toFixed(2)} s`);
+  });
+
+program
+  .command('worker')
+  .description("serve the 'distributed' scheduler: run task batches from Redis on this machine")
+  .option('--redis <url>', 'Redis URL (default: TESSERA_REDIS_URL or redis://127.0.0.1:6379)')
+  .option('--queue <name>', 'BullMQ queue shared with the computes', 'tessera')
+  .option('--workers <n>', 'worker threads (default: every core)')
+  .action(async (o: { redis?: string; queue: string; workers?: string }) => {
+    const { startDistributedWorker } = await import('../workers/distributed-worker.ts');
+    const worker = await startDistributedWorker({
+      queue: o.queue,
+      ...(o.redis !== undefined ? { redis: o.redis } : {}),
+      ...(o.workers !== undefined ? { workers: Number(o.workers) } : {}),
+    });
+    console.log(`tessera worker: serving queue '${o.queue}'`);
+    const stop = async (): Promise<void> => {
+      await worker.close();
+      process.exit(0);
+    };
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
   });
 
 await program.parseAsync();

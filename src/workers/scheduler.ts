@@ -13,6 +13,7 @@
 // Released and allocated shared bytes are counted toward an explicit collection
 // (collect.ts): V8 does not see shared memory as GC pressure.
 
+import { setMaxListeners } from 'node:events';
 import { itemsize } from '../array/dtype.ts';
 import { NDArray } from '../array/ndarray.ts';
 import { CancelledError } from '../errors.ts';
@@ -108,6 +109,8 @@ class Run {
     private readonly executor: Executor,
     private readonly opts: RunOptions,
   ) {
+    // every batch in flight listens to it: as many as 2 × the executor's concurrency
+    setMaxListeners(0, this.stop.signal);
     const n = table.count;
     this.waiting = table.depCount.slice();
     this.refs = new Int32Array(n);

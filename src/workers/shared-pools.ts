@@ -1,9 +1,13 @@
-// The pools computes share: one per kind ('threads', 'processes') and size, started on first
-// use and shut down together by shutdown().
+// The executors computes share: one per kind ('threads', 'processes', 'distributed') and
+// size, started on first use and shut down together by shutdown().
 
-import type { PoolExecutor } from './pool-executor.ts';
+/** What a shared executor must offer: its size, and a way to stop it. */
+export interface SharedExecutor {
+  readonly concurrency: number;
+  shutdown(): Promise<void>;
+}
 
-const pools = new Map<string, PoolExecutor>();
+const pools = new Map<string, SharedExecutor>();
 
 /**
  * The shared pool of `kind`: the default-sized one when `workers` is undefined or equals its
@@ -11,7 +15,7 @@ const pools = new Map<string, PoolExecutor>();
  * @example
  * const pool = sharedPool('threads', 2, (n) => new ThreadPoolExecutor({ workers: n }));
  */
-export function sharedPool<P extends PoolExecutor>(
+export function sharedPool<P extends SharedExecutor>(
   kind: string,
   workers: number | undefined,
   make: (workers?: number) => P,

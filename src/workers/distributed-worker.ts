@@ -1,0 +1,113 @@
+// A `tessera worker`: takes batch jobs from the BullMQ queue, reads their input chunks from
+// Redis, runs the batch on this machine's thread pool and writes the results back.
+
+import type { Redis } from 'ioredis';
+import { config } from '../config.ts';
+import type { Chunk } from '../kernels/types.ts';
+import {
+  type BatchJobData,
+  type BatchJobResult,
+  decodeBatchBlob,
+  decodeChunkBlob,
+  encodeBlob,
+  KEY_TTL_MS,
+  redisConnection,
+} from './distributed-wire.ts';
+import { ThreadPoolExecutor } from './pool.ts';
+import type { Executor, TaskPayload } from './types.ts';
+import { encodeError } from './wire.ts';
+
+export interface DistributedWorkerOptions {
+  /** Redis URL (default: config.redis). */
+  readonly redis?: string;
+  /** BullMQ queue (default 'tessera'). */
+  readonly queue?: string;
+  /** Worker threads of this machine's pool (default: config.workers or every core). */
+  readonly workers?: number;
+  /** Kernels merged over the built-ins (see ThreadPoolOptions.registryModule). */
+  readonly registryModule?: string;
+  /** Run batches here instead of on a new thread pool (tests use the inline executor). */
+  readonly executor?: Executor;
+}
+
+/** A running worker: close() stops taking jobs and shuts its pool down. */
+export interface DistributedWorker {
+  close(): Promise<void>;
+}
+
+/** Run one job's batch: its failure (a kernel threw) comes back as data. */
+async function runJob(
+  redis: Redis,
+  executor: Executor,
+  data: BatchJobData,
+): Promise<BatchJobResult> {
+  const blob = await redis.getBuffer(data.batchKey);
+  if (blob === null) throw new Error(`tessera worker: batch ${data.batchKey} is not in Redis`);
+  const remote = decodeBatchBlob(blob);
+  const keys = [...new Set(remote.flatMap((t) => t.inputs))];
+  const blobs = keys.length > 0 ? await redis.mgetBuffer(...keys) : [];
+  const values = new Map<string, Chunk>();
+  keys.forEach((k, i) => {
+    const b = blobs[i];
+    if (b == null) throw new Error(`tessera worker: input chunk ${k} is not in Redis`);
+    values.set(k, decodeChunkBlob(b));
+  });
+  const tasks: TaskPayload[] = remote.map((t) => ({
+    ...t,
+    inputs: t.inputs.map((k) => values.get(k)!),
+  }));
+  let results: Chunk[];
+  try {
+    results = await executor.run(tasks);
+  } catch (e) {
+    const key = (e as { key?: unknown }).key;
+    const index = Math.max(
+      0,
+      tasks.findIndex((t) => t.key === key),
+    );
+    return { ok: false, index, error: encodeError(e) };
+  }
+  const write = redis.multi();
+  for (let i = 0; i < results.length; i++) {
+    write.set(data.resultKeys[i]!, encodeBlob(results[i]), 'PX', KEY_TTL_MS);
+  }
+  await write.exec();
+  return { ok: true };
+}
+
+/**
+ * Start a worker of the 'distributed' scheduler on this machine.
+ * @example
+ * const worker = await startDistributedWorker({ redis: 'redis://10.0.0.5:6379' });
+ * // … later
+ * await worker.close();
+ */
+export async function startDistributedWorker(
+  opts: DistributedWorkerOptions = {},
+): Promise<DistributedWorker> {
+  const [{ Worker }, { Redis }] = await Promise.all([import('bullmq'), import('ioredis')]);
+  const connection = redisConnection(opts.redis ?? config.redis);
+  const redis = new Redis(connection);
+  const pool =
+    opts.executor === undefined
+      ? new ThreadPoolExecutor({
+          ...(opts.workers !== undefined ? { workers: opts.workers } : {}),
+          ...(opts.registryModule !== undefined ? { registryModule: opts.registryModule } : {}),
+        })
+      : undefined;
+  const executor = opts.executor ?? pool!;
+  const worker = new Worker<BatchJobData, BatchJobResult>(
+    opts.queue ?? 'tessera',
+    (job) => runJob(redis, executor, job.data),
+    // two batches per core in flight keep the pool busy while results move
+    { connection, concurrency: 2 * executor.concurrency },
+  );
+  await worker.waitUntilReady();
+  return {
+    async close() {
+      await worker.close();
+      await pool?.shutdown();
+      redis.disconnect();
+    },
+  };
+}

@@ -1,0 +1,248 @@
+// The 'distributed' scheduler end to end against a real Redis: a worker on this machine (in
+// process, and the `tessera worker` command in a child process) runs the batches; results
+// equal 'sync' bit for bit; kernel failures come back as TaskError; aborts are prompt; the
+// chunks a compute put in Redis are deleted once the main thread lets go of them.
+//
+// Needs Redis at TESSERA_REDIS_URL (default redis://127.0.0.1:6379). Without one the tests
+// are skipped, unless TESSERA_REQUIRE_REDIS=1 (as .ci/run sets), when they fail.
+
+import { spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import v8 from 'node:v8';
+import vm from 'node:vm';
+import { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import type { NDArray } from '../../src/array/ndarray.ts';
+import { config } from '../../src/config.ts';
+import { CancelledError, isTesseraError, type TaskError } from '../../src/errors.ts';
+import {
+  compute,
+  cumsum,
+  DistributedExecutor,
+  type DistributedWorker,
+  fromArray,
+  lazyApply,
+  mapBlocks,
+  random,
+  rechunk,
+  startDistributedWorker,
+} from '../../src/index.ts';
+import { redisConnection } from '../../src/workers/distributed-wire.ts';
+import { lazyKernels } from '../fixtures/lazy-kernels.ts';
+import { rejection } from '../helpers/rejection.ts';
+
+const url = config.redis;
+const required = process.env.TESSERA_REQUIRE_REDIS === '1';
+
+async function redisUp(): Promise<boolean> {
+  const r = new Redis({ ...redisConnection(url), lazyConnect: true, retryStrategy: () => null });
+  try {
+    await r.connect();
+    return (await r.ping()) === 'PONG';
+  } catch {
+    return false;
+  } finally {
+    r.disconnect();
+  }
+}
+
+const up = await redisUp();
+if (!up && required)
+  throw new Error(`distributed tests: no Redis at ${url} (TESSERA_REQUIRE_REDIS=1)`);
+if (!up) console.warn(`distributed tests skipped: no Redis at ${url}`);
+
+v8.setFlagsFromString('--expose-gc');
+const gc = vm.runInNewContext('gc') as () => void;
+const T = 30_000;
+
+describe.runIf(up)('scheduler distributed', () => {
+  const queue = `test-${randomUUID()}`;
+  let cluster: DistributedExecutor;
+  let worker: DistributedWorker;
+  beforeAll(async () => {
+    worker = await startDistributedWorker({ redis: url, queue, workers: 2 });
+    cluster = new DistributedExecutor({ redis: url, queue, concurrency: 4 });
+  }, T);
+  afterAll(async () => {
+    await cluster?.shutdown();
+    await worker?.close();
+  });
+
+  test(
+    'a mixed graph equals sync bit for bit',
+    async () => {
+      const x = random.uniform([300, 300], { seed: 5, chunks: [70, 90] });
+      const graph = [
+        x.mul(2).add(1).sum({ axis: 0 }),
+        x.std({ axis: 1 }),
+        rechunk(x, [300, 40]).argmax({ axis: 0 }),
+        x.add(x.T).mean(),
+        cumsum(x.get('0:50, 0:50'), { axis: 1 }),
+      ] as const;
+      const got = await compute(...graph, { scheduler: cluster });
+      const want = await compute(...graph, { scheduler: 'sync' });
+      for (let k = 0; k < want.length; k++) {
+        expect(got[k]!.shape).toEqual(want[k]!.shape);
+        expect(got[k]!.dtype).toBe(want[k]!.dtype);
+        expect(Array.from(got[k]!.data)).toEqual(Array.from(want[k]!.data));
+      }
+    },
+    T,
+  );
+
+  test(
+    'kernels by source, by module (defineKernels), async, and inline on the main thread',
+    async () => {
+      const data = Float64Array.from({ length: 64 }, (_, i) => (i * 37) % 64);
+      const x = fromArray(data, { shape: [8, 8], chunks: [4, 8] });
+      const plus = mapBlocks((b: NDArray) => b.data.map((v) => v + 1), x, { dtype: 'float64' });
+      const later = mapBlocks(
+        async (b: NDArray) => {
+          await new Promise((r) => setTimeout(r, 1));
+          return b.data.map((v) => v * 3);
+        },
+        x,
+        { dtype: 'float64' },
+      );
+      const sorted = lazyApply(lazyKernels.sortRows, x, { axis: 1 });
+      const offset = 100;
+      const inline = mapBlocks((b: NDArray) => b.data.map((v) => v + offset), x, {
+        dtype: 'float64',
+        inline: true,
+      });
+      const [p, l, s, i] = await compute(plus, later, sorted, inline, { scheduler: cluster });
+      expect(Array.from(p.data)).toEqual(Array.from(data, (v) => v + 1));
+      expect(Array.from(l.data)).toEqual(Array.from(data, (v) => v * 3));
+      for (let r = 0; r < 8; r++) {
+        expect(Array.from(s.data.subarray(8 * r, 8 * r + 8))).toEqual(
+          Array.from(data.subarray(8 * r, 8 * r + 8)).sort((a, b) => a - b),
+        );
+      }
+      expect(Array.from(i.data)).toEqual(Array.from(data, (v) => v + 100));
+    },
+    T,
+  );
+
+  test(
+    'a kernel that throws gives TaskError with its key, kernel and original stack',
+    async () => {
+      const x = fromArray(
+        Float64Array.from({ length: 20 }, (_, i) => i),
+        { chunks: 5 },
+      );
+      const bad = mapBlocks(
+        function failing(b: NDArray) {
+          if (b.data[0] === 10) throw new RangeError('bad block 10');
+          return b.data;
+        },
+        x,
+        { dtype: 'float64' },
+      );
+      const err = (await rejection(compute(bad, { scheduler: cluster }))) as TaskError;
+      expect(isTesseraError(err, 'TaskError')).toBe(true);
+      expect(err.key).toMatch(/^failing-.*:\(2\)$/);
+      expect(err.kernel).toContain('failing');
+      const cause = err.cause as Error;
+      expect(cause).toBeInstanceOf(RangeError);
+      expect(cause.message).toBe('bad block 10');
+      expect(cause.stack).toContain('failing');
+    },
+    T,
+  );
+
+  test(
+    'an AbortSignal rejects with CancelledError promptly',
+    async () => {
+      const slow = mapBlocks(
+        (b: NDArray) => {
+          const until = Date.now() + 300;
+          while (Date.now() < until) {}
+          return b.data;
+        },
+        fromArray(new Float64Array(16), { chunks: 2 }),
+        { dtype: 'float64' },
+      );
+      const ac = new AbortController();
+      setTimeout(() => ac.abort(), 100);
+      const started = performance.now();
+      const err = await rejection(compute(slow, { scheduler: cluster, signal: ac.signal }));
+      expect(err).toBeInstanceOf(CancelledError);
+      expect(performance.now() - started).toBeLessThan(400);
+    },
+    T,
+  );
+
+  test(
+    'the chunks a compute put in Redis are deleted once they are no longer held',
+    async () => {
+      const redis = new Redis(redisConnection(url));
+      try {
+        const own = new DistributedExecutor({ redis: url, queue });
+        const prefix = (own as unknown as { prefix: string }).prefix;
+        await (async () => {
+          const x = fromArray(
+            Float64Array.from({ length: 4096 }, (_, i) => i),
+            { chunks: 512 },
+          );
+          const total = await compute(x.mul(2).sum(), { scheduler: own });
+          expect(total.data[0]).toBe(4095 * 4096);
+        })();
+        let left = -1;
+        for (let i = 0; i < 100 && left !== 0; i++) {
+          gc();
+          await new Promise((r) => setTimeout(r, 20));
+          left = (await redis.keys(`${prefix}*`)).length;
+        }
+        expect(left).toBe(0);
+        await own.shutdown();
+      } finally {
+        redis.disconnect();
+      }
+    },
+    T,
+  );
+});
+
+describe.runIf(up)('tessera worker (the command)', () => {
+  test(
+    'serves computes from a child process and exits on SIGTERM',
+    async () => {
+      const queue = `cli-${randomUUID()}`;
+      const child = spawn(
+        process.execPath,
+        [
+          '--import',
+          'tsx',
+          'src/cli/main.ts',
+          'worker',
+          '--redis',
+          url,
+          '--queue',
+          queue,
+          '--workers',
+          '1',
+        ],
+        { stdio: ['ignore', 'pipe', 'inherit'] },
+      );
+      await new Promise<void>((resolve, reject) => {
+        child.stdout.on('data', (d) => {
+          if (String(d).includes('serving')) resolve();
+        });
+        child.on('exit', (code) => reject(new Error(`worker exited early: ${code}`)));
+      });
+      const cluster = new DistributedExecutor({ redis: url, queue });
+      try {
+        const x = random.uniform([100, 100], { seed: 2, chunks: 25 });
+        const got = await compute(x.sum({ axis: 1 }), { scheduler: cluster });
+        const want = await compute(x.sum({ axis: 1 }), { scheduler: 'sync' });
+        expect(Array.from(got.data)).toEqual(Array.from(want.data));
+      } finally {
+        await cluster.shutdown();
+        const exited = new Promise<number | null>((r) => child.on('exit', r));
+        child.kill('SIGTERM');
+        expect(await exited).toBe(0);
+      }
+    },
+    T,
+  );
+});
