@@ -5,6 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Queue, QueueEvents } from 'bullmq';
 import type { Redis } from 'ioredis';
+import { NDArray } from '../array/ndarray.ts';
 import { config } from '../config.ts';
 import { CancelledError, ValueError, WorkerCrashedError } from '../errors.ts';
 import { createFnResolver, findFnRefs } from '../kernels/resolve.ts';
@@ -63,6 +64,8 @@ export class DistributedExecutor implements Executor {
   }>;
   private readonly waiters = new Map<string, Waiter>();
   private readonly keys = new WeakMap<object, string>();
+  /** Placeholders of chunks that stay in Redis. */
+  private readonly remote = new WeakSet<object>();
   private readonly finalizer = new FinalizationRegistry<string>((key) => {
     this.conn.then(({ redis }) => redis.del(key)).catch(() => {});
   });
@@ -170,9 +173,17 @@ export class DistributedExecutor implements Executor {
       );
       const result = await untilAborted(done, signal);
       if (!result.ok) throw decodeError(result.error);
-      const blobs = await redis.mgetBuffer(...resultKeys);
+      // Results only later tasks read stay in Redis: the main thread holds a placeholder.
+      const wanted: number[] = [];
       for (let k = 0; k < idx.length; k++) {
-        const blob = blobs[k];
+        if (tasks[k]!.output) wanted.push(k);
+        else out[idx[k]!] = this.placeholder(resultKeys[k]!);
+      }
+      const blobs =
+        wanted.length > 0 ? await redis.mgetBuffer(...wanted.map((k) => resultKeys[k]!)) : [];
+      for (let j = 0; j < wanted.length; j++) {
+        const k = wanted[j]!;
+        const blob = blobs[j];
         if (blob == null) {
           throw new WorkerCrashedError(
             tasks[k]!.key,
@@ -202,6 +213,29 @@ export class DistributedExecutor implements Executor {
     return key;
   }
 
+  /** A stand-in for a chunk that stays in Redis: empty, so it counts no main-thread bytes. */
+  private placeholder(key: string): Chunk {
+    const p = new NDArray(new Uint8Array(0), [0], 'uint8');
+    this.remote.add(p);
+    this.remember(p, key);
+    return p;
+  }
+
+  /** The chunks themselves for placeholders among `inputs` (for main-thread tasks). */
+  private async fetched(inputs: readonly Chunk[]): Promise<Chunk[]> {
+    if (!inputs.some((c) => this.remote.has(c))) return [...inputs];
+    const { redis } = await this.conn;
+    return Promise.all(
+      inputs.map(async (c) => {
+        if (!this.remote.has(c)) return c;
+        const key = this.keys.get(c)!;
+        const blob = await redis.getBuffer(key);
+        if (blob === null) throw new Error(`DistributedExecutor: chunk ${key} is not in Redis`);
+        return decodeChunkBlob(blob);
+      }),
+    );
+  }
+
   private remember(c: Chunk, key: string): void {
     this.keys.set(c, key);
     this.finalizer.register(c, key);
@@ -215,7 +249,11 @@ export class DistributedExecutor implements Executor {
     this.mainRegistry ??= loadRegistry(this.opts.registryModule);
     const registry = await this.mainRegistry;
     await this.resolver.preload(idx.flatMap((i) => findFnRefs(batch[i]!.params)));
-    for (const i of idx) out[i] = await runTask(batch[i]!, registry, this.resolver);
+    for (const i of idx) {
+      const task = batch[i]!;
+      const inputs = await this.fetched(task.inputs);
+      out[i] = await runTask({ ...task, inputs }, registry, this.resolver);
+    }
   }
 
   /** Close the Redis connections; runs still waiting reject with CancelledError. */

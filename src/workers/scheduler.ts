@@ -99,6 +99,8 @@ class Run {
     liveChunksAtEnd: 0,
   };
   private failed = false;
+  /** 1 for the tasks whose values the compute returns. */
+  private readonly isOutput: Uint8Array;
   /** Aborted when the run fails or is cancelled: the executor drops its queued batches. */
   private readonly stop = new AbortController();
   private resolve!: (r: RunResult) => void;
@@ -140,7 +142,13 @@ class Run {
         if (computedInputs === 0) this.isRoot[t] = 1;
       }
     }
-    for (const out of table.outputs) for (const t of out) this.refs[t]!++;
+    this.isOutput = new Uint8Array(n);
+    for (const out of table.outputs) {
+      for (const t of out) {
+        this.refs[t]!++;
+        this.isOutput[t] = 1;
+      }
+    }
     this.total = runnable;
   }
 
@@ -198,6 +206,7 @@ class Run {
 
   private payload(t: number): TaskPayload {
     const { table } = this;
+    const output = this.isOutput[t] === 1;
     const lid = table.layerOf[t]!;
     const spec = table.layers[lid]!.task(unravel(table.blockOf[t]!, this.grids[lid]!));
     const s = table.depStart[t]!;
@@ -210,6 +219,7 @@ class Run {
       params: spec.params,
       inputs,
       ...(spec.mainThread ? { mainThread: true } : {}),
+      ...(output ? { output } : {}),
     };
   }
 

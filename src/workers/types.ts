@@ -14,6 +14,11 @@ export interface TaskPayload {
   readonly inputs: Chunk[];
   /** Must run on the main thread ({ inline: true } user functions). */
   readonly mainThread?: boolean;
+  /**
+   * Its value is a result of the compute, needed on the main thread; other values are only
+   * inputs of later tasks (an executor may keep those where they were made).
+   */
+  readonly output?: boolean;
 }
 
 /** Runs tasks somewhere: inline, on worker threads, on a cluster. */

@@ -119,6 +119,13 @@ describe.runIf(up)('scheduler distributed', () => {
         );
       }
       expect(Array.from(i.data)).toEqual(Array.from(data, (v) => v + 100));
+      // An inline function reading a result that stayed in Redis gets its values.
+      const after = mapBlocks((b: NDArray) => b.data.map((v) => v * offset), plus, {
+        dtype: 'float64',
+        inline: true,
+      });
+      const got = await compute(after, { scheduler: cluster });
+      expect(Array.from(got.data)).toEqual(Array.from(data, (v) => (v + 1) * 100));
     },
     T,
   );
