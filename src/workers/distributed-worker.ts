@@ -4,6 +4,7 @@
 import type { Redis } from 'ioredis';
 import { config } from '../config.ts';
 import type { Chunk } from '../kernels/types.ts';
+import { ChunkCache } from './chunk-cache.ts';
 import {
   type BatchJobData,
   type BatchJobResult,
@@ -28,6 +29,8 @@ export interface DistributedWorkerOptions {
   readonly registryModule?: string;
   /** Run batches here instead of on a new thread pool (tests use the inline executor). */
   readonly executor?: Executor;
+  /** Bytes of chunks kept between jobs so later jobs skip Redis for them (default 1 GiB). */
+  readonly cacheBytes?: number;
 }
 
 /** A running worker: close() stops taking jobs and shuts its pool down. */
@@ -39,19 +42,27 @@ export interface DistributedWorker {
 async function runJob(
   redis: Redis,
   executor: Executor,
+  cache: ChunkCache,
   data: BatchJobData,
 ): Promise<BatchJobResult> {
   const blob = await redis.getBuffer(data.batchKey);
   if (blob === null) throw new Error(`tessera worker: batch ${data.batchKey} is not in Redis`);
   const remote = decodeBatchBlob(blob);
-  const keys = [...new Set(remote.flatMap((t) => t.inputs))];
-  const blobs = keys.length > 0 ? await redis.mgetBuffer(...keys) : [];
   const values = new Map<string, Chunk>();
-  keys.forEach((k, i) => {
+  const missing: string[] = [];
+  for (const k of new Set(remote.flatMap((t) => t.inputs))) {
+    const held = cache.get(k);
+    if (held === undefined) missing.push(k);
+    else values.set(k, held);
+  }
+  const blobs = missing.length > 0 ? await redis.mgetBuffer(...missing) : [];
+  for (let i = 0; i < missing.length; i++) {
     const b = blobs[i];
-    if (b == null) throw new Error(`tessera worker: input chunk ${k} is not in Redis`);
-    values.set(k, decodeChunkBlob(b));
-  });
+    if (b == null) throw new Error(`tessera worker: input chunk ${missing[i]} is not in Redis`);
+    const value = decodeChunkBlob(b);
+    values.set(missing[i]!, value);
+    cache.set(missing[i]!, value);
+  }
   const tasks: TaskPayload[] = remote.map((t) => ({
     ...t,
     inputs: t.inputs.map((k) => values.get(k)!),
@@ -70,6 +81,7 @@ async function runJob(
   const write = redis.multi();
   for (let i = 0; i < results.length; i++) {
     write.set(data.resultKeys[i]!, encodeBlob(results[i]), 'PX', KEY_TTL_MS);
+    cache.set(data.resultKeys[i]!, results[i]!);
   }
   await write.exec();
   return { ok: true };
@@ -96,9 +108,10 @@ export async function startDistributedWorker(
         })
       : undefined;
   const executor = opts.executor ?? pool!;
+  const cache = new ChunkCache(opts.cacheBytes ?? 2 ** 30);
   const worker = new Worker<BatchJobData, BatchJobResult>(
     opts.queue ?? 'tessera',
-    (job) => runJob(redis, executor, job.data),
+    (job) => runJob(redis, executor, cache, job.data),
     // two batches per core in flight keep the pool busy while results move
     { connection, concurrency: 2 * executor.concurrency },
   );
