@@ -65,3 +65,14 @@ export function runDaskSnippet(py: string): number[] | undefined {
   }
   return nums;
 }
+
+/** Python for snippets: t(f) is f's best time of 3 runs after one warm-up, in seconds. */
+export const PY_BEST_OF_3 = `
+import time
+def t(f):
+    f()
+    best = 1e9
+    for _ in range(3):
+        t0 = time.perf_counter(); f(); best = min(best, time.perf_counter() - t0)
+    return best
+`;

@@ -14,7 +14,7 @@ import {
   shutdown,
   startDistributedWorker,
 } from '../src/index.ts';
-import { runDaskSnippet } from './dask.ts';
+import { PY_BEST_OF_3, runDaskSnippet } from './dask.ts';
 import { report, time } from './timing.ts';
 
 const PORT = 6393;
@@ -54,17 +54,11 @@ await shutdown();
 await worker.close();
 redis.kill();
 
-const dask = runDaskSnippet(`
+const dask = runDaskSnippet(`${PY_BEST_OF_3}
 import time, dask.array as da
 from dask.distributed import Client, LocalCluster
 cluster = LocalCluster(n_workers=1, threads_per_worker=2, processes=True, dashboard_address=None)
 client = Client(cluster)
-def t(f):
-    f()
-    best = 1e9
-    for _ in range(3):
-        t0 = time.perf_counter(); f(); best = min(best, time.perf_counter() - t0)
-    return best
 def xt():
     x = da.random.random((4000, 4000), chunks=500)
     return (x + x.T).sum(axis=0).compute()

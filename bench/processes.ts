@@ -6,7 +6,7 @@
 //   npm run bench -- processes
 
 import { compute, fromArray, ones, random, shutdown } from '../src/index.ts';
-import { runDaskSnippet } from './dask.ts';
+import { PY_BEST_OF_3, runDaskSnippet } from './dask.ts';
 import { uniformData } from './memory.ts';
 import { report, time } from './timing.ts';
 
@@ -33,14 +33,8 @@ const cases = [
   ['(ones+1).sum()', `${TASKS} chunks of 1`, tiny],
 ] as const;
 
-const py = `
+const py = `${PY_BEST_OF_3}
 import time, numpy as np, dask, dask.array as da
-def t(f):
-    f()
-    best = 1e9
-    for _ in range(3):
-        t0 = time.perf_counter(); f(); best = min(best, time.perf_counter() - t0)
-    return best
 x = np.random.default_rng(1).random((${M}, ${M}))
 run = lambda a: a.compute(scheduler='processes', num_workers=2)
 print(t(lambda: run((da.random.random((${N}, ${N}), chunks=1000) * 2 + 1).sum())),

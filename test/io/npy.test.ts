@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { dump } from 'npyjs';
 import { afterAll, describe, expect, test } from 'vitest';
-import type { DType } from '../../src/array/dtype.ts';
+import { DTYPES } from '../../src/array/dtype.ts';
 import type { NDArray } from '../../src/array/ndarray.ts';
 import { isTesseraError } from '../../src/errors.ts';
 import { compute, fromNpy } from '../../src/index.ts';
@@ -48,16 +48,8 @@ function handMade(dict: string, data: Uint8Array, version = 1): string {
 const bytesOf = (a: NDArray): Uint8Array =>
   new Uint8Array(a.data.buffer, a.data.byteOffset, a.data.byteLength).slice();
 
-const NPYJS_DTYPES: DType[] = [
-  'float64',
-  'float32',
-  'int32',
-  'int16',
-  'int8',
-  'uint32',
-  'uint16',
-  'uint8',
-];
+// npyjs writes every dtype but bool (tested with a hand-made header below)
+const NPYJS_DTYPES = DTYPES.filter((d) => d !== 'bool');
 
 describe('fromNpy', () => {
   test.each(NPYJS_DTYPES)('%s files from npyjs, random shapes and chunkings', async (dtype) => {

@@ -10,7 +10,7 @@ import FileSystemStore from '@zarrita/storage/fs';
 import fc from 'fast-check';
 import { afterAll, describe, expect, test } from 'vitest';
 import * as zarr from 'zarrita';
-import type { DType } from '../../src/array/dtype.ts';
+import { DTYPES } from '../../src/array/dtype.ts';
 import type { NDArray } from '../../src/array/ndarray.ts';
 import { compute, fromArray, fromZarr, random, toZarr } from '../../src/index.ts';
 import { shutdownDefaultPool } from '../../src/workers/pool.ts';
@@ -91,18 +91,6 @@ function writeV2(ref: NDArray, chunks: number[], zlib: boolean): string {
   }
   return path;
 }
-
-const DTYPES: DType[] = [
-  'float64',
-  'float32',
-  'int32',
-  'int16',
-  'int8',
-  'uint32',
-  'uint16',
-  'uint8',
-  'bool',
-];
 
 describe('fromZarr', () => {
   test.each(DTYPES)('%s v3 arrays, default and random chunkings', async (dtype) => {
