@@ -57,6 +57,24 @@ const arbView = (rows: number, cols: number) =>
       count: [Math.min(nr, rows - r0), Math.min(nc, Math.floor((cols - 1 - c0) / step) + 1)],
     }));
 
+/** The packed kernel over `steps` equals running each step and combining (same order). */
+function expectPackedLikeSteps(
+  steps: Parameters<typeof packPartials>[0],
+  inputs: Chunk[],
+  shared: ReduceViewsShared,
+): void {
+  const packed = packPartials(steps, shared);
+  expect(packed).toBeDefined();
+  const parts = steps.map((s) =>
+    run(
+      'ew-reduce',
+      s.inputs.map((i) => inputs[i]!),
+      s.params,
+    ),
+  );
+  expectSame(run('ew-reduce-views', inputs, packed), run('reduce-combine', parts, shared.combine));
+}
+
 describe('ew-reduce-views', () => {
   test('equals its partials by ew-reduce, then reduce-combine', () => {
     const [R, C] = [90, 130];
@@ -87,17 +105,7 @@ describe('ew-reduce-views', () => {
             inputs.push(copy);
             steps[k] = { params: s.params, inputs: [s.inputs[0]!, inputs.length - 1] };
           }
-          const shared: ReduceViewsShared = { expr, reduce, arity: pair ? 2 : 1, combine };
-          const packed = packPartials(steps, shared);
-          expect(packed).toBeDefined();
-          const parts = steps.map((s) =>
-            run(
-              'ew-reduce',
-              s.inputs.map((i) => inputs[i]!),
-              s.params,
-            ),
-          );
-          expectSame(run('ew-reduce-views', inputs, packed), run('reduce-combine', parts, combine));
+          expectPackedLikeSteps(steps, inputs, { expr, reduce, arity: pair ? 2 : 1, combine });
         },
       ),
       { numRuns: 60 },
@@ -150,16 +158,7 @@ describe('ew-reduce-views', () => {
             inputs.push(whole);
             steps[k] = { params: s.params, inputs: [s.inputs[0]!, inputs.length - 1] };
           }
-          const shared: ReduceViewsShared = { expr, reduce, arity: pair ? 2 : 1, combine };
-          const packed = packPartials(steps, shared);
-          const parts = steps.map((s) =>
-            run(
-              'ew-reduce',
-              s.inputs.map((i) => inputs[i]!),
-              s.params,
-            ),
-          );
-          expectSame(run('ew-reduce-views', inputs, packed), run('reduce-combine', parts, combine));
+          expectPackedLikeSteps(steps, inputs, { expr, reduce, arity: pair ? 2 : 1, combine });
         },
       ),
       { numRuns: 80 },
