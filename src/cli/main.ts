@@ -35,10 +35,12 @@ program
   .option('--redis <url>', 'Redis URL (default: TESSERA_REDIS_URL or redis://127.0.0.1:6379)')
   .option('--queue <name>', 'BullMQ queue shared with the computes', 'tessera')
   .option('--workers <n>', 'worker threads (default: every core)')
-  .action(async (o: { redis?: string; queue: string; workers?: string }) => {
+  .option('--lock-ms <ms>', "how soon a dead worker's jobs move to another worker", '10000')
+  .action(async (o: { redis?: string; queue: string; workers?: string; lockMs: string }) => {
     const { startDistributedWorker } = await import('../workers/distributed-worker.ts');
     const worker = await startDistributedWorker({
       queue: o.queue,
+      lockMs: Number(o.lockMs),
       ...(o.redis !== undefined ? { redis: o.redis } : {}),
       ...(o.workers !== undefined ? { workers: Number(o.workers) } : {}),
     });

@@ -31,6 +31,12 @@ export interface DistributedWorkerOptions {
   readonly executor?: Executor;
   /** Bytes of chunks kept between jobs so later jobs skip Redis for them (default 1 GiB). */
   readonly cacheBytes?: number;
+  /**
+   * How long a job's lock lasts without renewal (default 10 s): when a worker dies, its jobs
+   * go to another worker about this long after. A job that kills its worker twice fails the
+   * compute with WorkerCrashedError.
+   */
+  readonly lockMs?: number;
 }
 
 /** A running worker: close() stops taking jobs and shuts its pool down. */
@@ -109,11 +115,18 @@ export async function startDistributedWorker(
       : undefined;
   const executor = opts.executor ?? pool!;
   const cache = new ChunkCache(opts.cacheBytes ?? 2 ** 30);
+  const lockMs = opts.lockMs ?? 10_000;
   const worker = new Worker<BatchJobData, BatchJobResult>(
     opts.queue ?? 'tessera',
     (job) => runJob(redis, executor, cache, job.data),
-    // two batches per core in flight keep the pool busy while results move
-    { connection, concurrency: 2 * executor.concurrency },
+    {
+      connection,
+      // two batches per core in flight keep the pool busy while results move
+      concurrency: 2 * executor.concurrency,
+      lockDuration: lockMs,
+      stalledInterval: Math.max(500, lockMs / 2),
+      maxStalledCount: 1,
+    },
   );
   await worker.waitUntilReady();
   return {

@@ -8,6 +8,9 @@
 
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
+import { rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import v8 from 'node:v8';
 import vm from 'node:vm';
 import { Redis } from 'ioredis';
@@ -210,33 +213,31 @@ describe.runIf(up)('scheduler distributed', () => {
   );
 });
 
+/** `tessera worker` in a child process, once it serves; `exited` resolves with its exit. */
+async function cliWorker(queue: string, ...extra: string[]) {
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', 'src/cli/main.ts', 'worker', '--redis', url, '--queue', queue, ...extra],
+    { stdio: ['ignore', 'pipe', 'inherit'] },
+  );
+  const exited = new Promise<{ code: number | null; signal: string | null }>((r) =>
+    child.on('exit', (code, signal) => r({ code, signal })),
+  );
+  await new Promise<void>((resolve, reject) => {
+    child.stdout.on('data', (d) => {
+      if (String(d).includes('serving')) resolve();
+    });
+    void exited.then((e) => reject(new Error(`worker exited early: ${JSON.stringify(e)}`)));
+  });
+  return { child, exited };
+}
+
 describe.runIf(up)('tessera worker (the command)', () => {
   test(
     'serves computes from a child process and exits on SIGTERM',
     async () => {
       const queue = `cli-${randomUUID()}`;
-      const child = spawn(
-        process.execPath,
-        [
-          '--import',
-          'tsx',
-          'src/cli/main.ts',
-          'worker',
-          '--redis',
-          url,
-          '--queue',
-          queue,
-          '--workers',
-          '1',
-        ],
-        { stdio: ['ignore', 'pipe', 'inherit'] },
-      );
-      await new Promise<void>((resolve, reject) => {
-        child.stdout.on('data', (d) => {
-          if (String(d).includes('serving')) resolve();
-        });
-        child.on('exit', (code) => reject(new Error(`worker exited early: ${code}`)));
-      });
+      const { child, exited } = await cliWorker(queue, '--workers', '1');
       const cluster = new DistributedExecutor({ redis: url, queue });
       try {
         const x = random.uniform([100, 100], { seed: 2, chunks: 25 });
@@ -245,9 +246,48 @@ describe.runIf(up)('tessera worker (the command)', () => {
         expect(Array.from(got.data)).toEqual(Array.from(want.data));
       } finally {
         await cluster.shutdown();
-        const exited = new Promise<number | null>((r) => child.on('exit', r));
         child.kill('SIGTERM');
-        expect(await exited).toBe(0);
+        expect((await exited).code).toBe(0);
+      }
+    },
+    T,
+  );
+
+  test(
+    'a worker that dies mid-job: its job moves to another worker and the compute completes',
+    async () => {
+      const queue = `cli-${randomUUID()}`;
+      const a = await cliWorker(queue, '--workers', '1', '--lock-ms', '1000');
+      const b = await cliWorker(queue, '--workers', '1', '--lock-ms', '1000');
+      const marker = join(tmpdir(), `tessera-crash-${randomUUID()}`);
+      const cluster = new DistributedExecutor({ redis: url, queue, concurrency: 1 });
+      try {
+        const x = fromArray(
+          Float64Array.from({ length: 40 }, (_, i) => i),
+          { chunks: 10 },
+        );
+        // The first worker to run block 0 leaves a marker and kills its own process.
+        const y = mapBlocks(
+          (blk: NDArray, k: { marker: string }) => {
+            const fs = process.getBuiltinModule('node:fs') as typeof import('node:fs');
+            if (blk.data[0] === 0 && !fs.existsSync(k.marker)) {
+              fs.writeFileSync(k.marker, 'crashed');
+              process.kill(process.pid, 'SIGKILL');
+            }
+            return blk.data.map((v) => v * 2);
+          },
+          x,
+          { dtype: 'float64', kwargs: { marker } },
+        );
+        const got = await compute(y, { scheduler: cluster });
+        expect(Array.from(got.data)).toEqual(Array.from({ length: 40 }, (_, i) => 2 * i));
+        const died = await Promise.race([a.exited, b.exited]);
+        expect(died.signal).toBe('SIGKILL');
+      } finally {
+        await cluster.shutdown();
+        for (const w of [a, b]) w.child.kill('SIGTERM');
+        await Promise.all([a.exited, b.exited]);
+        rmSync(marker, { force: true });
       }
     },
     T,
