@@ -2,7 +2,17 @@
 // read back in random chunkings equal to the dense data; toZarr output read by zarrita
 // directly; reads on worker threads and processes; bad stores fail when opened.
 
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { deflateSync } from 'node:zlib';
@@ -150,6 +160,29 @@ describe('fromZarr', () => {
     for (const scheduler of ['threads', 'processes'] as const) {
       const got = await compute(y, { scheduler, workers: 2 });
       expect(Array.from(got.data), scheduler).toEqual(Array.from(want.data));
+    }
+  }, 30_000);
+
+  test('a store served over http is read by URL, on the sync scheduler and on threads', async () => {
+    const ref = randomDense([20, 12], 'int16', 7);
+    const root = await writeV3(ref, [8, 5]);
+    const server = createServer((req, res) => {
+      const file = join(root, decodeURIComponent(new URL(req.url!, 'http://x').pathname));
+      if (!existsSync(file) || statSync(file).isDirectory()) {
+        res.writeHead(404).end();
+        return;
+      }
+      res.writeHead(200).end(readFileSync(file));
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    try {
+      const { port } = server.address() as AddressInfo;
+      const x = await fromZarr(`http://127.0.0.1:${port}`);
+      expect(x.chunks.map((c) => c[0])).toEqual([8, 5]);
+      expectArray(await compute(x, SYNC), ref, 0);
+      expectArray(await compute(x.add(0), { scheduler: 'threads', workers: 2 }), ref, 0);
+    } finally {
+      server.close();
     }
   }, 30_000);
 
