@@ -234,6 +234,29 @@ describe('toZarr', () => {
     expectArray(await compute(back, SYNC), await compute(x, SYNC), 0);
   });
 
+  test('compressed with blosc or zstd; a codec zarrita cannot encode fails naming it', async () => {
+    const ref = randomDense([30, 20], 'float64', 31);
+    const bytes = { name: 'bytes', configuration: { endian: 'little' } };
+    for (const codec of [
+      {
+        name: 'blosc',
+        configuration: { cname: 'lz4', clevel: 5, shuffle: 'shuffle', typesize: 8, blocksize: 0 },
+      },
+      { name: 'zstd', configuration: { level: 1, checksum: false } },
+    ]) {
+      const path = newStore();
+      await toZarr(fromArray(ref, { chunks: [16, 8] }), path, { codecs: [bytes, codec], ...SYNC });
+      const arr = await zarr.open(zarr.root(new FileSystemStore(path)), { kind: 'array' });
+      const got = await zarr.get(arr, null);
+      expect(Array.from(got.data as Float64Array), codec.name).toEqual(Array.from(ref.data));
+    }
+    const gzip = { name: 'gzip', configuration: { level: 1 } };
+    const err = await rejection(
+      toZarr(fromArray(ref), newStore(), { codecs: [bytes, gzip], ...SYNC }),
+    );
+    expect(String(err)).toMatch(/TaskError: .*zarr-write.*encode chunk via codec "gzip"/);
+  });
+
   test('bad chunk shapes fail before anything is written', async () => {
     const x = fromArray(new Float64Array(12), { shape: [3, 4] });
     expect(String(await rejection(toZarr(x, newStore(), { chunks: [2] })))).toContain(
