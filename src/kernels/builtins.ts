@@ -18,6 +18,7 @@ import { randomKernels } from './cpu/random.ts';
 import { reduceKernels } from './cpu/reduce.ts';
 import { scanKernels } from './cpu/scan.ts';
 import { type StridedSelection, sliceND } from './cpu/slice.ts';
+import { sourceReducePartial } from './cpu/source-reduce.ts';
 import { zarrKernels } from './cpu/zarr-io.ts';
 import { kernelLabel } from './run-task.ts';
 import type { AsyncKernel, Chunk, Kernel, KernelRegistry } from './types.ts';
@@ -55,6 +56,9 @@ export interface FusedParams {
 
 registerKernels({
   fused: ((inputs: Chunk[], p: FusedParams, ctx) => {
+    // sources reduced as they are generated, tile by tile (same values as the steps)
+    const reduced = sourceReducePartial(p.steps);
+    if (reduced !== undefined) return reduced;
     const values: Chunk[] = [];
     for (const step of p.steps) {
       const args = step.inputs.map((i) => (i >= 0 ? inputs[i]! : values[-i - 1]!));

@@ -65,9 +65,19 @@ export function fullBlock(p: FullParams): NDArray {
  */
 export function arangeBlock(p: ArangeParams): NDArray {
   const out = allocate(p.dtype, p.count);
+  arangeInto(out, p);
+  return new NDArray(out, [p.count], p.dtype);
+}
+
+/**
+ * Write the block of `p` into `out` (exactly p.count elements): arangeBlock's values, into
+ * a buffer the caller reuses.
+ * @example
+ * arangeInto(new Int32Array(2), { start: 0, step: 2, offset: 3, count: 2, dtype: 'int32' }); // [6, 8]
+ */
+export function arangeInto(out: TypedArray, p: ArangeParams): void {
   const { start, step, offset } = p;
   fillWith(out, p.dtype, (i) => start + (offset + i) * step);
-  return new NDArray(out, [p.count], p.dtype);
 }
 
 /**
@@ -78,6 +88,17 @@ export function arangeBlock(p: ArangeParams): NDArray {
  */
 export function linspaceBlock(p: LinspaceParams): NDArray {
   const out = allocate(p.dtype, p.count);
+  linspaceInto(out, p);
+  return new NDArray(out, [p.count], p.dtype);
+}
+
+/**
+ * Write the block of `p` into `out` (exactly p.count elements): linspaceBlock's values,
+ * into a buffer the caller reuses.
+ * @example
+ * linspaceInto(new Float64Array(3), { start: 0, stop: 1, num: 5, endpoint: true, offset: 2, count: 3, dtype: 'float64' }); // [0.5, 0.75, 1]
+ */
+export function linspaceInto(out: TypedArray, p: LinspaceParams): void {
   const div = p.endpoint ? p.num - 1 : p.num;
   const delta = p.stop - p.start;
   const step = div > 0 ? delta / div : Number.NaN;
@@ -93,7 +114,6 @@ export function linspaceBlock(p: LinspaceParams): NDArray {
     else v = start + k * step;
     return toInt ? Math.floor(v) : v;
   });
-  return new NDArray(out, [p.count], p.dtype);
 }
 
 /**

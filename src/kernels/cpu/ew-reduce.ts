@@ -18,7 +18,7 @@ import { NDArray, shapeSize } from '../../array/ndarray.ts';
 import type { Chunk, Kernel, KernelContext } from '../types.ts';
 import { ewReduceViews, type ReduceViewsParams } from './ew-reduce-views.ts';
 import { runOutput, sumRows, sumRowsPlan } from './ew-sum-rows.ts';
-import { type EwViewParams, evaluateViews, type TileEvaluator, viewEvaluator } from './ew-view.ts';
+import { type EwViewParams, evaluateViews, TileEvaluator, viewEvaluator } from './ew-view.ts';
 import {
   type MonoidParams,
   monoidPartial,
@@ -168,7 +168,7 @@ function segmentFold(p: MonoidParams, runs: RunOp, floatProd: boolean): SegmentF
 }
 
 function foldTiles(
-  ev: TileEvaluator,
+  ev: TileSource,
   layout: RunLayout,
   runs: RunOp,
   fold: SegmentFold,
@@ -200,18 +200,37 @@ function foldTiles(
  *   reduce: { op: 'sum', axes: [0, 1], dtype: 'float64' } });
  */
 export function ewReducePartial(inputs: readonly Chunk[], p: EwReduceParams): Chunk {
-  const ev = viewEvaluator(inputs, p);
+  return (
+    tiledPartial(viewEvaluator(inputs, p), p.reduce) ??
+    monoidPartial(evaluateViews(inputs, p), p.reduce)
+  );
+}
+
+/** A block's values produced tile by tile (a TileEvaluator, or generated sources). */
+export interface TileSource {
+  readonly shape: readonly number[];
+  readonly dtype: DType;
+  /** Fill `out` (exactly the tile's size) with the tile at `start` of shape `tile`. */
+  evaluate(out: TypedArray, start: readonly number[], tile: readonly number[]): void;
+}
+
+/**
+ * The partial of `reduce` over the block `ev` evaluated tile by tile into scratch: exactly
+ * 'reduce-partial' of the whole block, or undefined when the block must be materialized
+ * first (a cast, or short runs over a large block).
+ * @example
+ * tiledPartial(ev, { op: 'max', axes: [0], dtype: 'float64' }) ?? monoidPartial(block, p);
+ */
+export function tiledPartial(ev: TileSource, reduce: MonoidParams): Chunk | undefined {
   const size = shapeSize(ev.shape);
-  const layout = runLayout(ev.shape, p.reduce.axes);
+  const layout = runLayout(ev.shape, reduce.axes);
   const short = layout.n < 64 || size <= TILE;
-  if (p.reduce.castTo !== undefined || (short && size > WHOLE_LIMIT)) {
-    return monoidPartial(evaluateViews(inputs, p), p.reduce);
-  }
-  const setup = monoidSetup(p.reduce.op, ev.dtype, p.reduce.dtype);
+  if (reduce.castTo !== undefined || (short && size > WHOLE_LIMIT)) return undefined;
+  const setup = monoidSetup(reduce.op, ev.dtype, reduce.dtype);
   const acc = allocate(setup.accDtype, layout.outSize);
   if (setup.identity !== 0) acc.fill(setup.identity);
-  const summed = (p.reduce.op === 'sum' || p.reduce.op === 'mean') && size > 0;
-  if (summed && sumRows(ev, layout, acc)) {
+  const summed = (reduce.op === 'sum' || reduce.op === 'mean') && size > 0;
+  if (summed && ev instanceof TileEvaluator && sumRows(ev, layout, acc)) {
     // done: summed row by row straight from the inputs
   } else if (size > 0) {
     if (short) {
@@ -223,11 +242,11 @@ export function ewReducePartial(inputs: readonly Chunk[], p: EwReduceParams): Ch
       );
       reduceRuns(setup.runs, layout, buf, acc);
     } else {
-      const fold = segmentFold(p.reduce, setup.runs, isFloat(p.reduce.dtype));
+      const fold = segmentFold(reduce, setup.runs, isFloat(reduce.dtype));
       foldTiles(ev, layout, setup.runs, fold, acc);
     }
   }
-  const { shape, count } = reducedShape(ev.shape, p.reduce.axes);
+  const { shape, count } = reducedShape(ev.shape, reduce.axes);
   return [new NDArray(acc, shape, setup.accDtype), scalarBlock(count)];
 }
 

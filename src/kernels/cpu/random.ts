@@ -224,13 +224,23 @@ function below(x: number, dtype: DType): number {
  */
 export function uniformBlock(p: UniformParams): NDArray {
   const out: TypedArray = allocate(p.dtype, shapeSize(p.shape));
+  uniformInto(out, p);
+  return new NDArray(out, p.shape, p.dtype);
+}
+
+/**
+ * Write the block of `p` into `out` (its first shapeSize(p.shape) elements, C order): the
+ * values of uniformBlock, into a buffer the caller reuses.
+ * @example
+ * uniformInto(scratch, { ...p, offset: [p.offset[0] + 1024], shape: [1024] }); // one tile
+ */
+export function uniformInto(out: TypedArray, p: UniformParams): void {
   const { low, high, seed } = p;
   const width = high - low;
   const cap = high > low ? below(high, p.dtype) : low;
   const f32 = p.dtype === 'float32';
   const scale = { low, width, high, cap, f32 };
   forEachRun(p, (g0, o0, n) => fillUniform(out, o0, n, g0, seed, scale));
-  return new NDArray(out, p.shape, p.dtype);
 }
 
 /**
@@ -241,6 +251,17 @@ export function uniformBlock(p: UniformParams): NDArray {
  */
 export function normalBlock(p: NormalParams): NDArray {
   const out: TypedArray = allocate(p.dtype, shapeSize(p.shape));
+  normalInto(out, p);
+  return new NDArray(out, p.shape, p.dtype);
+}
+
+/**
+ * Write the block of `p` into `out` (its first shapeSize(p.shape) elements, C order): the
+ * values of normalBlock, into a buffer the caller reuses.
+ * @example
+ * normalInto(scratch, { ...p, offset: [p.offset[0] + 1024], shape: [1024] }); // one tile
+ */
+export function normalInto(out: TypedArray, p: NormalParams): void {
   const { mean, std } = p;
   // A separate stream from uniform's for the same seed.
   const seed: [number, number] = [(p.seed[0] ^ 0x6a09e667) >>> 0, p.seed[1]];
@@ -260,7 +281,6 @@ export function normalBlock(p: NormalParams): NDArray {
       g++;
     }
   });
-  return new NDArray(out, p.shape, p.dtype);
 }
 
 /** The random kernels, registered in kernels/builtins. */
