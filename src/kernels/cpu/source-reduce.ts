@@ -116,7 +116,11 @@ function sourcesOf(
  */
 export function sourceReducePartial(steps: FusedParams['steps']): Chunk | undefined {
   const last = steps[steps.length - 1];
-  if (last === undefined || steps.length - 1 !== new Set(last.inputs).size) return undefined;
+  if (last === undefined || (last.kernel !== 'reduce-partial' && last.kernel !== 'ew-reduce')) {
+    return undefined;
+  }
+  // every other step must be a source the reduction reads
+  if (steps.length - 1 !== new Set(last.inputs).size) return undefined;
   if (last.kernel === 'reduce-partial') {
     const p = last.params as MonoidParams;
     if (!MONOIDS.has(p.op) || last.inputs.length !== 1) return undefined;
