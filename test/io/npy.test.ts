@@ -11,7 +11,7 @@ import { afterAll, describe, expect, test } from 'vitest';
 import { DTYPES } from '../../src/array/dtype.ts';
 import type { NDArray } from '../../src/array/ndarray.ts';
 import { isTesseraError } from '../../src/errors.ts';
-import { compute, fromNpy } from '../../src/index.ts';
+import { compute, fromNpy, type LazyArray } from '../../src/index.ts';
 import { shutdownDefaultPool } from '../../src/workers/pool.ts';
 import { expectThrow } from '../helpers/expect-throw.ts';
 import { arbShapeAndChunks, expectArray, randomDense } from '../helpers/reference.ts';
@@ -50,6 +50,18 @@ const bytesOf = (a: NDArray): Uint8Array =>
 
 // npyjs writes every dtype but bool (tested with a hand-made header below)
 const NPYJS_DTYPES = DTYPES.filter((d) => d !== 'bool');
+
+/**
+ * Each reduction computed alone (so its read fuses with it and runs tile by tile) equals the
+ * unfused graph, which reads whole blocks, bit for bit.
+ */
+async function expectTiledLikeWhole(reductions: LazyArray[]): Promise<void> {
+  for (const r of reductions) {
+    const tiled = await compute(r, { scheduler: 'sync' });
+    const whole = await compute(r, { scheduler: 'sync', optimize: false });
+    expect(Array.from(tiled.data), r.name).toEqual(Array.from(whole.data));
+  }
+}
 
 describe('fromNpy', () => {
   test.each(NPYJS_DTYPES)('%s files from npyjs, random shapes and chunkings', async (dtype) => {
@@ -109,6 +121,53 @@ describe('fromNpy', () => {
       },
     );
     expectArray(await compute(be, { scheduler: 'sync' }), ref, 0);
+  });
+
+  test('reductions read blocks tile by tile: bit-identical to the materialized graph', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        arbShapeAndChunks(3, 40),
+        fc.constantFrom('float64', 'float32', 'int16', 'uint8'),
+        fc.boolean(),
+        async ({ shape, chunks, seed }, dtype, bigEndian) => {
+          const ref = randomDense(shape, dtype, seed);
+          let path: string;
+          if (bigEndian && dtype !== 'uint8') {
+            const b = bytesOf(ref);
+            const size = ref.data.BYTES_PER_ELEMENT;
+            for (let i = 0; i < b.length; i += size) b.subarray(i, i + size).reverse();
+            const code = { float64: '>f8', float32: '>f4', int16: '>i2' }[dtype];
+            const dict = `{'descr': '${code}', 'fortran_order': False, 'shape': (${shape.join(', ')},), }`;
+            path = handMade(dict, b);
+          } else path = save(dump(ref.data, shape));
+          const x = fromNpy(path, { chunks });
+          await expectTiledLikeWhole([
+            x.sum(),
+            x.max({ axis: shape.length - 1 }),
+            x.mean({ axis: 0 }),
+          ]);
+        },
+      ),
+      { numRuns: 40 },
+    );
+  });
+
+  test('blocks of several tiles (16,384 elements each) reduce to the same bits', async () => {
+    for (const [shape, chunks] of [
+      [
+        [300, 200],
+        [[128, 172], [200]],
+      ],
+      [
+        [50, 40, 30],
+        [[33, 17], [40], [30]],
+      ],
+      [[70001], [[40000, 30001]]],
+    ] as const) {
+      const ref = randomDense(shape, 'float64', 3);
+      const x = fromNpy(save(dump(ref.data, [...shape])), { chunks: chunks.map((c) => [...c]) });
+      await expectTiledLikeWhole([x.sum(), x.min({ axis: 0 }), x.mean({ axis: shape.length - 1 })]);
+    }
   });
 
   test('blocks are read on worker threads, and the result equals sync', async () => {

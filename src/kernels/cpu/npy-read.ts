@@ -3,7 +3,7 @@
 // for Fortran-ordered ones.
 
 import { closeSync, openSync, readSync } from 'node:fs';
-import { allocate, type DType } from '../../array/dtype.ts';
+import { allocate, type DType, type TypedArray } from '../../array/dtype.ts';
 import { cStrides, NDArray, shapeSize } from '../../array/ndarray.ts';
 import type { Chunk, Kernel } from '../types.ts';
 import { permuteBlock } from './layout.ts';
@@ -69,6 +69,31 @@ function readFully(fd: number, out: Uint8Array, at: number, bytes: number, pos: 
 
 function swapBytes(bytes: Uint8Array, size: number): void {
   for (let i = 0; i < bytes.length; i += size) bytes.subarray(i, i + size).reverse();
+}
+
+/**
+ * Fill `out` with the sub-block at `start` (relative to the task's block) of shape `tile`,
+ * read from the file: what a tiled reduction of a C-ordered .npy block reads tile by tile.
+ * Fortran-ordered files return undefined (their tiles are not runs of the file).
+ * @example
+ * const fill = npyTileFill(params);
+ * fill?.(new Float64Array(16384), [0, 0], [16, 1024]);
+ */
+export function npyTileFill(
+  p: NpyReadParams,
+): ((out: TypedArray, start: readonly number[], tile: readonly number[]) => void) | undefined {
+  if (p.fortran) return undefined;
+  return (out, start, tile) => {
+    const bytes = new Uint8Array(out.buffer, out.byteOffset, out.byteLength);
+    const at = p.start.map((s, ax) => s + start[ax]!);
+    const fd = openSync(p.path, 'r');
+    try {
+      readRegion(fd, p.dataOffset, p.fileShape, out.BYTES_PER_ELEMENT, at, tile, bytes);
+    } finally {
+      closeSync(fd);
+    }
+    if (p.bigEndian && out.BYTES_PER_ELEMENT > 1) swapBytes(bytes, out.BYTES_PER_ELEMENT);
+  };
 }
 
 export const npyKernels: Record<string, Kernel<never>> = {

@@ -1,5 +1,6 @@
 // Source blocks written tile by tile: the kernels whose values depend only on the global
-// element index (random, full, arange, linspace) fill any sub-block of their block.
+// element index (random, full, arange, linspace) or are read from a file region (npy-read)
+// fill any sub-block of their block.
 
 import type { DType, TypedArray } from '../../array/dtype.ts';
 import {
@@ -9,6 +10,7 @@ import {
   type LinspaceParams,
   linspaceInto,
 } from './creation.ts';
+import { type NpyReadParams, npyTileFill } from './npy-read.ts';
 import { type NormalParams, normalInto, type UniformParams, uniformInto } from './random.ts';
 
 /** A source block that can write any of its sub-blocks. */
@@ -74,6 +76,11 @@ export function tiledSource(kernel: string, params: unknown): TiledSource | unde
         fill: (out, start, tile) =>
           linspaceInto(out, { ...p, offset: p.offset + start[0]!, count: tile[0]! }),
       };
+    }
+    case 'npy-read': {
+      const p = params as NpyReadParams;
+      const fill = npyTileFill(p);
+      return fill && { shape: p.count, dtype: p.dtype, fill };
     }
     default:
       return undefined;
