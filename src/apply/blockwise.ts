@@ -20,6 +20,7 @@ import {
   inputBlock,
   planBlockwise,
 } from './blockwise-plan.ts';
+import { checkIsolate } from './isolate.ts';
 
 export type { BlockInfo, BlockLocation } from '../kernels/cpu/blockwise.ts';
 export type { AdjustChunks } from './blockwise-plan.ts';
@@ -42,6 +43,12 @@ export interface BlockwiseOptions {
   readonly kwargs?: unknown;
   /** Run the kernel on the main thread, closures allowed. */
   readonly inline?: boolean;
+  /**
+   * Run the kernel in a separate process (the process pool) whatever the scheduler, so a
+   * native crash in it (a segfault in an addon) fails the compute with WorkerCrashedError
+   * instead of ending the program. Its blocks are copied to and from that process.
+   */
+  readonly isolate?: boolean;
   /** The layer's full name (default: the kernel's name and a hash of the expression). */
   readonly name?: string;
 }
@@ -208,6 +215,7 @@ export function blockwiseFn(
     }
   }
   const mainThread = ref.kind === 'inline';
+  const isolated = checkIsolate(caller, opts);
   const infoOf = blockInfoOf(plan, dtype);
   const hasKwargs = opts.kwargs !== undefined;
   const kwargs = hasKwargs ? checkValue(caller, opts.kwargs) : undefined;
@@ -228,8 +236,8 @@ export function blockwiseFn(
     deps: plan.deps,
     chunks: plan.outChunks,
     dtype,
-    // an async fn's tasks are awaited on their own: never a step of a fused task
-    fusable: !isAsyncFunction(fn) && isFusable(plan, mainThread),
+    // an async or isolated fn's tasks run on their own: never a step of a fused task
+    fusable: !isolated && !isAsyncFunction(fn) && isFusable(plan, mainThread),
     task: (b): TaskSpec => {
       const { inputs: refs, args } = argSpecs(plan, b, concat);
       const blockInfo = infoOf(b);
@@ -249,6 +257,7 @@ export function blockwiseFn(
         inputs: refs,
         params,
         ...(mainThread ? { mainThread } : {}),
+        ...(isolated ? { isolated } : {}),
       };
     },
     meta: { fn: ref.name || 'anonymous', index: outIndex },

@@ -12,6 +12,7 @@ import { ValueError } from '../errors.ts';
 import { toFnRef } from '../kernels/ship.ts';
 import type { FnRef } from '../kernels/types.ts';
 import { normalizeAxes } from './axis-args.ts';
+import { checkIsolate } from './isolate.ts';
 import { kwargsToken } from './lazy-apply-kwargs.ts';
 
 /** One argument of lazyApply: an array (lazy or eager), a JS scalar, or null. */
@@ -30,6 +31,12 @@ export interface LazyApplyOptions {
   readonly asHost?: boolean;
   /** Run fn on the main thread, unchecked (it may close over local variables). */
   readonly inline?: boolean;
+  /**
+   * Run the kernel in a separate process (the process pool) whatever the scheduler, so a
+   * native crash in it (a segfault in an addon) fails the compute with WorkerCrashedError
+   * instead of ending the program. Its blocks are copied to and from that process.
+   */
+  readonly isolate?: boolean;
   /** Label for layer names and task keys (default: fn.name). */
   readonly name?: string;
 }
@@ -58,9 +65,20 @@ export interface LazyApplyPlan {
   /** Deterministic, cycle-safe text of kwargs, for the layer name. */
   readonly kwargsToken: string;
   readonly mainThread: boolean;
+  /** Run in a separate process (the isolate option). */
+  readonly isolated: boolean;
 }
 
-const OPTION_KEYS = new Set(['shape', 'dtype', 'axis', 'kwargs', 'asHost', 'inline', 'name']);
+const OPTION_KEYS = new Set([
+  'shape',
+  'dtype',
+  'axis',
+  'kwargs',
+  'asHost',
+  'inline',
+  'isolate',
+  'name',
+]);
 const FN = 'lazyApply';
 
 /** Validate a lazyApply call and describe it; throws before any graph is built. */
@@ -98,6 +116,7 @@ export function planLazyApply(
     kwargs: opts.kwargs,
     kwargsToken: token,
     mainThread: ref.kind === 'inline',
+    isolated: checkIsolate(FN, opts),
   };
 }
 

@@ -298,6 +298,7 @@ function applyLayer(
         inputs,
         params,
         ...(plan.mainThread ? { mainThread: true } : {}),
+        ...(plan.isolated ? { isolated: true } : {}),
       };
     },
   });

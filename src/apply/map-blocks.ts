@@ -24,6 +24,12 @@ export interface MapBlocksOptions {
   readonly kwargs?: unknown;
   /** Run the kernel on the main thread, closures allowed. */
   readonly inline?: boolean;
+  /**
+   * Run the kernel in a separate process (the process pool) whatever the scheduler, so a
+   * native crash in it (a segfault in an addon) fails the compute with WorkerCrashedError
+   * instead of ending the program. Its blocks are copied to and from that process.
+   */
+  readonly isolate?: boolean;
   /** The layer's full name (default: the kernel's name and a hash of the expression). */
   readonly name?: string;
 }
@@ -122,6 +128,7 @@ export function mapBlocks(fn: BlockwiseFn, ...args: [...unknown[], MapBlocksOpti
     concatenate: true,
     ...(opts.kwargs !== undefined ? { kwargs: opts.kwargs } : {}),
     ...(opts.inline !== undefined ? { inline: opts.inline } : {}),
+    ...(opts.isolate !== undefined ? { isolate: opts.isolate } : {}),
     ...(opts.name !== undefined ? { name: opts.name } : {}),
   });
 }

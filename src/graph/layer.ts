@@ -18,6 +18,8 @@ export interface TaskSpec {
   readonly params?: unknown;
   /** Must run on the main thread (an `{ inline: true }` user function). */
   readonly mainThread?: boolean;
+  /** Must run in a separate process (an `{ isolate: true }` user function). */
+  readonly isolated?: boolean;
 }
 
 /**

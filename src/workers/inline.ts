@@ -4,6 +4,7 @@
 import { builtinKernels } from '../kernels/builtins.ts';
 import { type FnResolver, runTask } from '../kernels/run-task.ts';
 import type { Chunk, KernelRegistry } from '../kernels/types.ts';
+import { runIsolated } from './isolated.ts';
 import type { Executor, TaskPayload } from './types.ts';
 
 /**
@@ -21,6 +22,7 @@ export class InlineExecutor implements Executor {
   ) {}
 
   runSync(task: TaskPayload): Chunk | Promise<Chunk> {
+    if (task.isolated) return runIsolated([task]).then((r) => r[0]!);
     return runTask(task, this.registry, this.resolve);
   }
 

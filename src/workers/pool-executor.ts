@@ -8,6 +8,7 @@ import { CancelledError, ValueError } from '../errors.ts';
 import { createFnResolver, findFnRefs } from '../kernels/resolve.ts';
 import { runTask } from '../kernels/run-task.ts';
 import type { Chunk, KernelRegistry } from '../kernels/types.ts';
+import { runIsolated } from './isolated.ts';
 import { loadRegistry } from './registry.ts';
 import type { Executor, TaskPayload } from './types.ts';
 
@@ -84,6 +85,9 @@ export abstract class PoolExecutor implements Executor {
     this.queue = new PQueue({ concurrency: n * this.depth });
   }
 
+  /** Members are processes already: isolated tasks run here, not on the process pool. */
+  protected readonly isolates: boolean = false;
+
   /** Start a member; it calls `onExit` when it dies on its own. */
   protected abstract spawn(onExit: OnMemberExit): PoolMember;
 
@@ -95,15 +99,33 @@ export abstract class PoolExecutor implements Executor {
       throw new CancelledError(`${this.label}.run: cancelled by its AbortSignal`);
     const out = new Array<Chunk>(batch.length);
     const work: Promise<void>[] = [];
-    const mainIdx: number[] = [];
-    for (let i = 0; i < batch.length; i++) if (batch[i]!.mainThread) mainIdx.push(i);
-    if (mainIdx.length === 0) this.dispatchAll(batch, null, out, work, signal);
+    const elsewhere = (t: TaskPayload): boolean =>
+      t.mainThread === true || (t.isolated === true && !this.isolates);
+    if (!batch.some(elsewhere)) this.dispatchAll(batch, null, out, work, signal);
     else {
       const memberIdx: number[] = [];
-      for (let i = 0; i < batch.length; i++) if (!batch[i]!.mainThread) memberIdx.push(i);
-      const tasks = memberIdx.map((i) => batch[i]!);
-      this.dispatchAll(tasks, memberIdx, out, work, signal);
-      work.push(this.runOnMain(batch, mainIdx, out));
+      const mainIdx: number[] = [];
+      const isolatedIdx: number[] = [];
+      for (let i = 0; i < batch.length; i++) {
+        const t = batch[i]!;
+        (t.mainThread ? mainIdx : elsewhere(t) ? isolatedIdx : memberIdx).push(i);
+      }
+      this.dispatchAll(
+        memberIdx.map((i) => batch[i]!),
+        memberIdx,
+        out,
+        work,
+        signal,
+      );
+      if (mainIdx.length > 0) work.push(this.runOnMain(batch, mainIdx, out));
+      if (isolatedIdx.length > 0) {
+        const tasks = isolatedIdx.map((i) => batch[i]!);
+        work.push(
+          runIsolated(tasks, signal).then((r) => {
+            for (let k = 0; k < r.length; k++) out[isolatedIdx[k]!] = r[k]!;
+          }),
+        );
+      }
     }
     if (work.length === 0) return out;
     await this.untilSettled(work.length === 1 ? work[0]! : Promise.all(work), signal);

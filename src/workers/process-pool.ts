@@ -33,6 +33,7 @@ export interface ProcessPoolOptions extends PoolOptions {
  */
 export class ProcessPoolExecutor extends PoolExecutor {
   readonly name = 'processes';
+  protected override readonly isolates = true;
 
   constructor(private readonly opts: ProcessPoolOptions = {}) {
     super('ProcessPoolExecutor', opts.registryModule, opts);

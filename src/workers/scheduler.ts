@@ -219,6 +219,7 @@ class Run {
       params: spec.params,
       inputs,
       ...(spec.mainThread ? { mainThread: true } : {}),
+      ...(spec.isolated ? { isolated: true } : {}),
       ...(output ? { output } : {}),
     };
   }

@@ -14,6 +14,8 @@ export interface TaskPayload {
   readonly inputs: Chunk[];
   /** Must run on the main thread ({ inline: true } user functions). */
   readonly mainThread?: boolean;
+  /** Must run in a separate process ({ isolate: true } user functions): see runIsolated. */
+  readonly isolated?: boolean;
   /**
    * Its value is a result of the compute, needed on the main thread; other values are only
    * inputs of later tasks (an executor may keep those where they were made).
