@@ -22,7 +22,8 @@ export interface ThreadPoolOptions extends PoolOptions {
  * an abort with CancelledError. Idle workers never keep the process alive.
  *
  * Threads share the process: a native crash in a kernel (a segfault in an addon) ends the
- * whole program. Run such kernels on ProcessPoolExecutor (scheduler 'processes').
+ * whole program. Give such a function `{ isolate: true }` (its tasks then run in a pool
+ * process) or run everything on ProcessPoolExecutor (scheduler 'processes').
  * @example
  * const pool = new ThreadPoolExecutor({ workers: 2 });
  * const [y] = await pool.run([{ id: 0, key: 'slice-0', kernel: 'slice', params, inputs: [x] }]);
