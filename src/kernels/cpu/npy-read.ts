@@ -83,17 +83,30 @@ export function npyTileFill(
   p: NpyReadParams,
 ): ((out: TypedArray, start: readonly number[], tile: readonly number[]) => void) | undefined {
   if (p.fortran) return undefined;
-  return (out, start, tile) => {
-    const bytes = new Uint8Array(out.buffer, out.byteOffset, out.byteLength);
-    const at = p.start.map((s, ax) => s + start[ax]!);
-    const fd = openSync(p.path, 'r');
-    try {
-      readRegion(fd, p.dataOffset, p.fileShape, out.BYTES_PER_ELEMENT, at, tile, bytes);
-    } finally {
-      closeSync(fd);
-    }
-    if (p.bigEndian && out.BYTES_PER_ELEMENT > 1) swapBytes(bytes, out.BYTES_PER_ELEMENT);
-  };
+  return (out, start, tile) =>
+    readInto(
+      p,
+      p.start.map((s, ax) => s + start[ax]!),
+      tile,
+      out,
+    );
+}
+
+/** Read region `start` + `count` (in file order) of the file's array into `out`, in place. */
+function readInto(
+  p: NpyReadParams,
+  start: readonly number[],
+  count: readonly number[],
+  out: TypedArray,
+): void {
+  const bytes = new Uint8Array(out.buffer, out.byteOffset, out.byteLength);
+  const fd = openSync(p.path, 'r');
+  try {
+    readRegion(fd, p.dataOffset, p.fileShape, out.BYTES_PER_ELEMENT, start, count, bytes);
+  } finally {
+    closeSync(fd);
+  }
+  if (p.bigEndian && out.BYTES_PER_ELEMENT > 1) swapBytes(bytes, out.BYTES_PER_ELEMENT);
 }
 
 export const npyKernels: Record<string, Kernel<never>> = {
@@ -101,14 +114,7 @@ export const npyKernels: Record<string, Kernel<never>> = {
     const count = p.fortran ? [...p.count].reverse() : p.count;
     const start = p.fortran ? [...p.start].reverse() : p.start;
     const data = allocate(p.dtype, shapeSize(count));
-    const bytes = new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
-    const fd = openSync(p.path, 'r');
-    try {
-      readRegion(fd, p.dataOffset, p.fileShape, data.BYTES_PER_ELEMENT, start, count, bytes);
-    } finally {
-      closeSync(fd);
-    }
-    if (p.bigEndian && data.BYTES_PER_ELEMENT > 1) swapBytes(bytes, data.BYTES_PER_ELEMENT);
+    readInto(p, start, count, data);
     const block = new NDArray(data, count, p.dtype);
     if (!p.fortran) return block;
     return permuteBlock(
