@@ -43,6 +43,10 @@ program
       lockMs: Number(o.lockMs),
       ...(o.redis !== undefined ? { redis: o.redis } : {}),
       ...(o.workers !== undefined ? { workers: Number(o.workers) } : {}),
+    }).catch((e: unknown) => {
+      // a bad setup (no Redis there) is a message, not a stack trace
+      console.error(e instanceof Error ? e.message : String(e));
+      process.exit(1);
     });
     console.log(`tessera worker: serving queue '${o.queue}'`);
     const stop = async (): Promise<void> => {

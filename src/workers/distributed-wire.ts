@@ -2,6 +2,7 @@
 // batches as V8-serialized blobs, the job's answer, and how a Redis URL becomes a connection.
 
 import v8 from 'node:v8';
+import { ValueError } from '../errors.ts';
 import type { Chunk } from '../kernels/types.ts';
 import type { TaskPayload } from './types.ts';
 import { decodeChunk, type WireError } from './wire.ts';
@@ -45,6 +46,35 @@ export function decodeChunkBlob(blob: Buffer): Chunk {
 /** The batch of a job. */
 export function decodeBatchBlob(blob: Buffer): RemoteTask[] {
   return v8.deserialize(blob) as RemoteTask[];
+}
+
+/**
+ * Fail fast, with the URL and what to do, when Redis does not answer (a client left to
+ * itself retries forever and a compute would wait for good).
+ * @example
+ * await checkRedis('DistributedExecutor', 'redis://127.0.0.1:6379');
+ */
+export async function checkRedis(caller: string, url: string): Promise<void> {
+  const { Redis } = await import('ioredis');
+  const probe = new Redis({
+    ...redisConnection(url),
+    lazyConnect: true,
+    connectTimeout: 5000,
+    retryStrategy: () => null,
+    maxRetriesPerRequest: 0,
+  });
+  probe.on('error', () => {});
+  try {
+    await probe.connect();
+    await probe.ping();
+  } catch (e) {
+    throw new ValueError(
+      `${caller}: no Redis answers at ${url} (${(e as Error).message}); start redis-server there, or set config.redis or TESSERA_REDIS_URL`,
+      { cause: e },
+    );
+  } finally {
+    probe.disconnect();
+  }
 }
 
 /** ioredis connection options from a `redis://[:password@]host[:port][/db]` URL. */

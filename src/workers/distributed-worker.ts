@@ -8,6 +8,7 @@ import { ChunkCache } from './chunk-cache.ts';
 import {
   type BatchJobData,
   type BatchJobResult,
+  checkRedis,
   decodeBatchBlob,
   decodeChunkBlob,
   encodeBlob,
@@ -103,8 +104,10 @@ async function runJob(
 export async function startDistributedWorker(
   opts: DistributedWorkerOptions = {},
 ): Promise<DistributedWorker> {
+  const url = opts.redis ?? config.redis;
+  await checkRedis('tessera worker', url);
   const [{ Worker }, { Redis }] = await Promise.all([import('bullmq'), import('ioredis')]);
-  const connection = redisConnection(opts.redis ?? config.redis);
+  const connection = redisConnection(url);
   const redis = new Redis(connection);
   const pool =
     opts.executor === undefined
@@ -128,6 +131,18 @@ export async function startDistributedWorker(
       maxStalledCount: 1,
     },
   );
+  // Redis going away is reported once per outage; the clients reconnect on their own.
+  let down = false;
+  const onError = (e: Error): void => {
+    if (down) return;
+    down = true;
+    console.error(`tessera worker: Redis at ${url}: ${e.message} (reconnecting)`);
+  };
+  redis.on('error', onError);
+  worker.on('error', onError);
+  redis.on('ready', () => {
+    down = false;
+  });
   await worker.waitUntilReady();
   return {
     async close() {

@@ -14,6 +14,7 @@ import type { Chunk, KernelRegistry } from '../kernels/types.ts';
 import {
   type BatchJobData,
   type BatchJobResult,
+  checkRedis,
   decodeChunkBlob,
   encodeBlob,
   KEY_PREFIX,
@@ -85,11 +86,12 @@ export class DistributedExecutor implements Executor {
         `DistributedExecutor: concurrency ${JSON.stringify(opts.concurrency)} is not a positive integer`,
       );
     }
-    this.conn = this.connect(name, connection);
+    this.conn = this.connect(name, url, connection);
     this.conn.catch(() => {}); // reported by the first run
   }
 
-  private async connect(name: string, connection: RedisConnection) {
+  private async connect(name: string, url: string, connection: RedisConnection) {
+    await checkRedis('DistributedExecutor', url);
     const [{ Queue, QueueEvents }, { Redis }] = await Promise.all([
       import('bullmq'),
       import('ioredis'),
@@ -97,6 +99,18 @@ export class DistributedExecutor implements Executor {
     const redis = new Redis(connection);
     const queue = new Queue<BatchJobData, BatchJobResult>(name, { connection });
     const events = new QueueEvents(name, { connection });
+    // Redis went away mid-compute: the runs waiting on jobs fail instead of waiting for good.
+    const lost = (e: Error): void => {
+      for (const [id, w] of this.waiters) {
+        this.waiters.delete(id);
+        w.reject(
+          new WorkerCrashedError(w.key, `lost the connection to Redis at ${url}: ${e.message}`),
+        );
+      }
+    };
+    redis.on('error', lost);
+    queue.on('error', lost);
+    events.on('error', lost);
     events.on('completed', ({ jobId, returnvalue }) => {
       const result = (
         typeof returnvalue === 'string' ? JSON.parse(returnvalue) : returnvalue

@@ -6,7 +6,7 @@
 // Needs Redis at TESSERA_REDIS_URL (default redis://127.0.0.1:6379). Without one the tests
 // are skipped, unless TESSERA_REQUIRE_REDIS=1 (as .ci/run sets), when they fail.
 
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -37,8 +37,11 @@ import { rejection } from '../helpers/rejection.ts';
 const url = config.redis;
 const required = process.env.TESSERA_REQUIRE_REDIS === '1';
 
-async function redisUp(): Promise<boolean> {
-  const r = new Redis({ ...redisConnection(url), lazyConnect: true, retryStrategy: () => null });
+const redisUp = (): Promise<boolean> => reachable(url);
+
+async function reachable(at: string): Promise<boolean> {
+  const r = new Redis({ ...redisConnection(at), lazyConnect: true, retryStrategy: () => null });
+  r.on('error', () => {});
   try {
     await r.connect();
     return (await r.ping()) === 'PONG';
@@ -207,6 +210,72 @@ describe.runIf(up)('scheduler distributed', () => {
         await own.shutdown();
       } finally {
         redis.disconnect();
+      }
+    },
+    T,
+  );
+});
+
+describe('no Redis, or Redis gone', () => {
+  const nowhere = 'redis://127.0.0.1:1';
+
+  test(
+    'a compute and a worker fail at once, naming the URL, when no Redis answers',
+    async () => {
+      const cluster = new DistributedExecutor({ redis: nowhere });
+      const started = performance.now();
+      const err = await rejection(
+        compute(random.uniform([10], { seed: 1, chunks: 5 }), { scheduler: cluster }),
+      );
+      expect(isTesseraError(err, 'ValueError')).toBe(true);
+      expect(String(err)).toContain('no Redis answers at redis://127.0.0.1:1');
+      expect(performance.now() - started).toBeLessThan(6000);
+      await cluster.shutdown();
+      const werr = await rejection(startDistributedWorker({ redis: nowhere }));
+      expect(String(werr)).toContain('tessera worker: no Redis answers');
+    },
+    T,
+  );
+
+  const hasRedisServer = spawnSync('redis-server', ['--version']).status === 0;
+  test.runIf(hasRedisServer)(
+    'Redis stopping mid-compute fails the compute instead of leaving it waiting',
+    async () => {
+      const port = 20000 + Math.floor(Math.random() * 20000);
+      const server = spawn('redis-server', [
+        '--port',
+        String(port),
+        '--save',
+        '',
+        '--appendonly',
+        'no',
+      ]);
+      const own = `redis://127.0.0.1:${port}`;
+      for (let i = 0; i < 50 && !(await reachable(own)); i++)
+        await new Promise((r) => setTimeout(r, 50));
+      const queue = `gone-${randomUUID()}`;
+      const worker = await startDistributedWorker({ redis: own, queue, workers: 1 });
+      const cluster = new DistributedExecutor({ redis: own, queue });
+      try {
+        const slow = mapBlocks(
+          (b: NDArray) => {
+            const until = Date.now() + 500;
+            while (Date.now() < until) {}
+            return b.data;
+          },
+          fromArray(new Float64Array(8), { chunks: 2 }),
+          { dtype: 'float64' },
+        );
+        const run = rejection(compute(slow, { scheduler: cluster }));
+        await new Promise((r) => setTimeout(r, 300));
+        server.kill('SIGKILL');
+        const err = await run;
+        expect(isTesseraError(err, 'WorkerCrashedError')).toBe(true);
+        expect(String(err)).toContain(`lost the connection to Redis at ${own}`);
+      } finally {
+        server.kill('SIGKILL');
+        await Promise.race([cluster.shutdown(), new Promise((r) => setTimeout(r, 2000))]);
+        await Promise.race([worker.close(), new Promise((r) => setTimeout(r, 2000))]);
       }
     },
     T,
