@@ -20,7 +20,7 @@ import {
   inputBlock,
   planBlockwise,
 } from './blockwise-plan.ts';
-import { checkIsolate } from './isolate.ts';
+import { checkIsolate, type PlacementOptions } from './placement.ts';
 
 export type { BlockInfo, BlockLocation } from '../kernels/cpu/blockwise.ts';
 export type { AdjustChunks } from './blockwise-plan.ts';
@@ -28,7 +28,7 @@ export type { AdjustChunks } from './blockwise-plan.ts';
 /** A user kernel: receives blocks (or values), then kwargs if given, then `blockInfo`. */
 export type BlockwiseFn = (...args: never[]) => unknown;
 
-export interface BlockwiseOptions {
+export interface BlockwiseOptions extends PlacementOptions {
   /** dtype of the result (required: the kernel is never run to find it). */
   readonly dtype: DType;
   /** Output letters absent from the inputs, with their lengths (one chunk each). */
@@ -41,14 +41,6 @@ export interface BlockwiseOptions {
   readonly alignArrays?: boolean;
   /** Passed to the kernel before `blockInfo` (structured-cloneable data). */
   readonly kwargs?: unknown;
-  /** Run the kernel on the main thread, closures allowed. */
-  readonly inline?: boolean;
-  /**
-   * Run the kernel in a separate process (the process pool) whatever the scheduler, so a
-   * native crash in it (a segfault in an addon) fails the compute with WorkerCrashedError
-   * instead of ending the program. Its blocks are copied to and from that process.
-   */
-  readonly isolate?: boolean;
   /** The layer's full name (default: the kernel's name and a hash of the expression). */
   readonly name?: string;
 }

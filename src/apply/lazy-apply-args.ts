@@ -12,13 +12,13 @@ import { ValueError } from '../errors.ts';
 import { toFnRef } from '../kernels/ship.ts';
 import type { FnRef } from '../kernels/types.ts';
 import { normalizeAxes } from './axis-args.ts';
-import { checkIsolate } from './isolate.ts';
 import { kwargsToken } from './lazy-apply-kwargs.ts';
+import { checkIsolate, type PlacementOptions } from './placement.ts';
 
 /** One argument of lazyApply: an array (lazy or eager), a JS scalar, or null. */
 export type LazyApplyArg = ArrayLike | number | boolean | null;
 
-export interface LazyApplyOptions {
+export interface LazyApplyOptions extends PlacementOptions {
   /** Output shape (`null` = unknown size), or an array of shapes for several outputs. */
   readonly shape?: readonly Size[] | readonly (readonly Size[])[];
   /** Output dtype, or one per output; omitted: the promoted dtype of the arguments. */
@@ -29,14 +29,6 @@ export interface LazyApplyOptions {
   readonly kwargs?: unknown;
   /** Hand fn host arrays even for GPU inputs (a no-op for CPU inputs). */
   readonly asHost?: boolean;
-  /** Run fn on the main thread, unchecked (it may close over local variables). */
-  readonly inline?: boolean;
-  /**
-   * Run the kernel in a separate process (the process pool) whatever the scheduler, so a
-   * native crash in it (a segfault in an addon) fails the compute with WorkerCrashedError
-   * instead of ending the program. Its blocks are copied to and from that process.
-   */
-  readonly isolate?: boolean;
   /** Label for layer names and task keys (default: fn.name). */
   readonly name?: string;
 }

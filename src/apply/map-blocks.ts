@@ -10,8 +10,9 @@ import { ValueError } from '../errors.ts';
 import { normalizeAxes } from './axis-args.ts';
 import { type BlockwiseFn, blockwiseFn, checkValue, splitOptions } from './blockwise.ts';
 import type { AdjustChunks, BlockwiseInput } from './blockwise-plan.ts';
+import type { PlacementOptions } from './placement.ts';
 
-export interface MapBlocksOptions {
+export interface MapBlocksOptions extends PlacementOptions {
   /** dtype of the result (required: the kernel is never run to find it). */
   readonly dtype: DType;
   /** Output chunks per axis: one size for every block, or explicit sizes. */
@@ -22,14 +23,6 @@ export interface MapBlocksOptions {
   readonly newAxis?: number | readonly number[];
   /** Passed to the kernel before `blockInfo` (structured-cloneable data). */
   readonly kwargs?: unknown;
-  /** Run the kernel on the main thread, closures allowed. */
-  readonly inline?: boolean;
-  /**
-   * Run the kernel in a separate process (the process pool) whatever the scheduler, so a
-   * native crash in it (a segfault in an addon) fails the compute with WorkerCrashedError
-   * instead of ending the program. Its blocks are copied to and from that process.
-   */
-  readonly isolate?: boolean;
   /** The layer's full name (default: the kernel's name and a hash of the expression). */
   readonly name?: string;
 }

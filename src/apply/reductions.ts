@@ -8,7 +8,13 @@ import { chunkOffsets } from '../chunking/blocks.ts';
 import { formatTuple, formatValue } from '../chunking/format.ts';
 import { ChunkError, DTypeError, ValueError } from '../errors.ts';
 import type { MonoidOp } from '../kernels/cpu/reduce-monoid.ts';
-import { normalizeSplitEvery, reduction, reductionAxes, type SplitEvery } from './reduction.ts';
+import {
+  normalizeSplitEvery,
+  type ReductionSpec,
+  reduction,
+  reductionAxes,
+  type SplitEvery,
+} from './reduction.ts';
 
 /** Options of every reduction. */
 export interface ReductionOptions {
@@ -51,6 +57,24 @@ function knownProduct(sizes: readonly (number | null)[]): number | null {
 }
 
 /** NumPy raises for a reduction without identity over zero elements (when output is not empty). */
+/** The reduction tree of `fn` over `axes` of `a`, with the caller's keepdims and splitEvery. */
+function reduceOver(
+  fn: string,
+  a: LazyArray,
+  axes: readonly number[],
+  opts: ReductionOptions,
+  step: Pick<ReductionSpec, 'dtype' | 'params' | 'partialParams'>,
+): LazyArray {
+  return reduction({
+    fn,
+    x: a,
+    axes,
+    keepdims: opts.keepdims ?? false,
+    splitEvery: normalizeSplitEvery(fn, opts.splitEvery, a.ndim),
+    ...step,
+  });
+}
+
 function checkNonEmpty(fn: string, x: LazyArray, axes: readonly number[], axis: unknown): void {
   const shape = x.shape;
   const reduced = knownProduct(axes.map((ax) => shape[ax]!));
@@ -75,12 +99,7 @@ function monoidReduction(
   const out = dtype(a.dtype, given);
   if (op === 'min' || op === 'max') checkNonEmpty(fn, a, axes, opts.axis);
   const castTo = given !== undefined && given !== a.dtype ? given : undefined;
-  return reduction({
-    fn,
-    x: a,
-    axes,
-    keepdims: opts.keepdims ?? false,
-    splitEvery: normalizeSplitEvery(fn, opts.splitEvery, a.ndim),
+  return reduceOver(fn, a, axes, opts, {
     dtype: out,
     params: { op, axes, dtype: out, ...(castTo ? { castTo } : {}) },
   });
@@ -163,12 +182,7 @@ function moments(fn: 'var' | 'std', x: ArrayLike, opts: MomentOptions): LazyArra
     throw new ValueError(`${fn}: correction ${formatValue(correction)} must be a number >= 0`);
   }
   const dtype = isFloat(a.dtype) ? a.dtype : 'float64';
-  return reduction({
-    fn,
-    x: a,
-    axes,
-    keepdims: opts.keepdims ?? false,
-    splitEvery: normalizeSplitEvery(fn, opts.splitEvery, a.ndim),
+  return reduceOver(fn, a, axes, opts, {
     dtype,
     params: { op: 'var', axes, correction, sqrt: fn === 'std', dtype },
   });
@@ -209,12 +223,7 @@ function argReduction(fn: 'argmin' | 'argmax', x: ArrayLike, opts: ArgReductionO
   }
   const params = { op: fn, axes, flat };
   const offsets = flat ? a.chunks.map((c) => chunkOffsets(c as number[])) : [];
-  return reduction({
-    fn,
-    x: a,
-    axes,
-    keepdims: opts.keepdims ?? false,
-    splitEvery: normalizeSplitEvery(fn, opts.splitEvery, a.ndim),
+  return reduceOver(fn, a, axes, opts, {
     dtype: 'int32',
     params,
     ...(flat

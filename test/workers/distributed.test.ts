@@ -61,6 +61,18 @@ v8.setFlagsFromString('--expose-gc');
 const gc = vm.runInNewContext('gc') as () => void;
 const T = 30_000;
 
+/** `n` elements in blocks of 2, each task busy for `ms` (kwargs carry the time). */
+const busyBlocks = (n: number, ms: number) =>
+  mapBlocks(
+    (b: NDArray, k: { ms: number }) => {
+      const until = Date.now() + k.ms;
+      while (Date.now() < until) {}
+      return b.data;
+    },
+    fromArray(new Float64Array(n), { chunks: 2 }),
+    { dtype: 'float64', kwargs: { ms } },
+  );
+
 describe.runIf(up)('scheduler distributed', () => {
   const queue = `test-${randomUUID()}`;
   let cluster: DistributedExecutor;
@@ -166,15 +178,7 @@ describe.runIf(up)('scheduler distributed', () => {
   test(
     'an AbortSignal rejects with CancelledError promptly',
     async () => {
-      const slow = mapBlocks(
-        (b: NDArray) => {
-          const until = Date.now() + 300;
-          while (Date.now() < until) {}
-          return b.data;
-        },
-        fromArray(new Float64Array(16), { chunks: 2 }),
-        { dtype: 'float64' },
-      );
+      const slow = busyBlocks(16, 300);
       const ac = new AbortController();
       setTimeout(() => ac.abort(), 100);
       const started = performance.now();
@@ -257,15 +261,7 @@ describe('no Redis, or Redis gone', () => {
       const worker = await startDistributedWorker({ redis: own, queue, workers: 1 });
       const cluster = new DistributedExecutor({ redis: own, queue });
       try {
-        const slow = mapBlocks(
-          (b: NDArray) => {
-            const until = Date.now() + 500;
-            while (Date.now() < until) {}
-            return b.data;
-          },
-          fromArray(new Float64Array(8), { chunks: 2 }),
-          { dtype: 'float64' },
-        );
+        const slow = busyBlocks(8, 500);
         const run = rejection(compute(slow, { scheduler: cluster }));
         await new Promise((r) => setTimeout(r, 300));
         server.kill('SIGKILL');

@@ -1,7 +1,19 @@
-// The `isolate` option of user-function operations (mapBlocks, blockwise, lazyApply): run the
-// function's tasks in a separate process so a native crash in it cannot end the program.
+// Where a user function of mapBlocks, blockwise or lazyApply runs: on the main thread
+// (`inline`), in a separate process (`isolate`), or by default on the scheduler's workers.
 
 import { ValueError } from '../errors.ts';
+
+/** Where a user function runs, for mapBlocks, blockwise and lazyApply. */
+export interface PlacementOptions {
+  /** Run the function on the main thread, closures allowed (not shipped to workers). */
+  readonly inline?: boolean;
+  /**
+   * Run the function in a separate process (the process pool) whatever the scheduler, so a
+   * native crash in it (a segfault in an addon) fails the compute with WorkerCrashedError
+   * instead of ending the program. Its blocks are copied to and from that process.
+   */
+  readonly isolate?: boolean;
+}
 
 /**
  * The `isolate` option, checked: a function that runs on the main thread cannot also run
