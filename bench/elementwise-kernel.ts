@@ -7,8 +7,8 @@
 
 import { allocate, type DType } from '../src/array/dtype.ts';
 import { NDArray } from '../src/array/ndarray.ts';
-import { compileLoop, evaluateExpr } from '../src/kernels/cpu/elementwise.ts';
-import type { Expr } from '../src/kernels/cpu/expr.ts';
+import { compileLoop, evaluateExpr } from '../src/backends/cpu-js/elementwise/elementwise.ts';
+import type { Expr } from '../src/backends/cpu-js/elementwise/expr.ts';
 import { report, time } from './timing.ts';
 
 const n = Number(process.argv[2] ?? 10_000_000);

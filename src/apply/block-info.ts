@@ -3,9 +3,9 @@
 
 import type { DType } from '../array/dtype.ts';
 import type { LazyArray } from '../array/lazy-array.ts';
+import type { BlockInfo, BlockLocation } from '../backends/cpu-js/apply/blockwise.ts';
 import { chunkOffsets } from '../chunking/blocks.ts';
 import type { Size } from '../chunking/types.ts';
-import type { BlockInfo, BlockLocation } from '../kernels/cpu/blockwise.ts';
 import { type BlockwisePlan, inputBlock } from './blockwise-plan.ts';
 
 /** Starts of each block along an axis (length n + 1), `null` from the first unknown size on. */

@@ -5,12 +5,12 @@ import { checkDType, type DType } from '../array/dtype.ts';
 import { type ArrayData, asLazy } from '../array/from-array.ts';
 import { LazyArray } from '../array/lazy-array.ts';
 import { NDArray } from '../array/ndarray.ts';
+import type { BlockwiseArgSpec, BlockwiseFnParams } from '../backends/cpu-js/apply/blockwise.ts';
 import { blocksOf } from '../chunking/blocks.ts';
 import { formatValue } from '../chunking/format.ts';
 import { ValueError } from '../errors.ts';
 import { defineLayer } from '../graph/define-layer.ts';
 import type { BlockRef, TaskSpec } from '../graph/layer.ts';
-import type { BlockwiseArgSpec, BlockwiseFnParams } from '../kernels/cpu/blockwise.ts';
 import { isAsyncFunction, toFnRef } from '../kernels/ship.ts';
 import { blockInfoOf } from './block-info.ts';
 import {
@@ -22,7 +22,7 @@ import {
 } from './blockwise-plan.ts';
 import { checkIsolate, type PlacementOptions } from './placement.ts';
 
-export type { BlockInfo, BlockLocation } from '../kernels/cpu/blockwise.ts';
+export type { BlockInfo, BlockLocation } from '../backends/cpu-js/apply/blockwise.ts';
 export type { AdjustChunks } from './blockwise-plan.ts';
 
 /** A user kernel: receives blocks (or values), then kwargs if given, then `blockInfo`. */

@@ -3,12 +3,12 @@
 
 import type { DType } from '../array/dtype.ts';
 import { LazyArray } from '../array/lazy-array.ts';
+import type { ContractSumParams } from '../backends/cpu-js/linalg/einsum.ts';
 import { unravelBlock } from '../chunking/blocks.ts';
 import type { Chunks } from '../chunking/types.ts';
 import { config } from '../config.ts';
 import { defineLayer } from '../graph/define-layer.ts';
 import type { BlockRef, Layer, TaskSpec } from '../graph/layer.ts';
-import type { ContractSumParams } from '../kernels/cpu/einsum.ts';
 import { type BlockwisePlan, contractedGrid, inputBlock } from './blockwise-plan.ts';
 
 export interface ContractionSpec {

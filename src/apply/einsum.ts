@@ -4,10 +4,10 @@
 import { resultType } from '../array/dtype.ts';
 import { type ArrayLike, asLazy } from '../array/from-array.ts';
 import type { LazyArray } from '../array/lazy-array.ts';
+import type { EinsumParams } from '../backends/cpu-js/linalg/einsum.ts';
 import { formatTuple } from '../chunking/format.ts';
 import type { Size } from '../chunking/types.ts';
 import { ShapeError, ValueError } from '../errors.ts';
-import type { EinsumParams } from '../kernels/cpu/einsum.ts';
 import { planBlockwise } from './blockwise-plan.ts';
 import { contraction } from './contraction.ts';
 

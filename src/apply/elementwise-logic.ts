@@ -4,7 +4,7 @@
 import { checkDType, type DType, isInteger } from '../array/dtype.ts';
 import { asLazy } from '../array/from-array.ts';
 import type { LazyArray } from '../array/lazy-array.ts';
-import type { Expr } from '../kernels/cpu/expr.ts';
+import type { Expr } from '../backends/cpu-js/elementwise/expr.ts';
 import { elementwise, node, type Operand } from './elementwise.ts';
 import { elementwiseOp } from './elementwise-arith.ts';
 import { checkScalarsFit, integerRange, promoted, toBool } from './elementwise-dtypes.ts';

@@ -4,14 +4,14 @@
 import type { DType, Scalar } from '../array/dtype.ts';
 import { type ArrayLike, asLazy } from '../array/from-array.ts';
 import { LazyArray } from '../array/lazy-array.ts';
+import { exprKey } from '../backends/cpu-js/elementwise/ew-codegen.ts';
+import type { EwParams, Expr } from '../backends/cpu-js/elementwise/expr.ts';
 import { formatTuple, formatValue } from '../chunking/format.ts';
 import type { Chunks, Size } from '../chunking/types.ts';
 import { unifyChunks } from '../chunking/unify.ts';
 import { ValueError } from '../errors.ts';
 import { defineLayer } from '../graph/define-layer.ts';
 import type { BlockRef } from '../graph/layer.ts';
-import { exprKey } from '../kernels/cpu/ew-codegen.ts';
-import type { EwParams, Expr } from '../kernels/cpu/expr.ts';
 import { rechunk } from './rechunk.ts';
 
 /** What elementwise functions take: arrays (lazy or eager) and JS numbers/booleans (weak). */

@@ -2,6 +2,7 @@
 // lazy_apply): inputs gathered whole, or only along core axes with one task per other block.
 
 import { LazyArray } from '../array/lazy-array.ts';
+import type { ApplyArg, LazyApplyParams } from '../backends/cpu-js/apply/apply.ts';
 import { blockShape, chunkOffsets } from '../chunking/blocks.ts';
 import { formatTuple } from '../chunking/format.ts';
 import type { Chunks, Size } from '../chunking/types.ts';
@@ -9,7 +10,6 @@ import { unifyChunks } from '../chunking/unify.ts';
 import { ValueError } from '../errors.ts';
 import { defineLayer } from '../graph/define-layer.ts';
 import type { BlockRef, Layer } from '../graph/layer.ts';
-import type { ApplyArg, LazyApplyParams } from '../kernels/cpu/apply.ts';
 import {
   type LazyApplyArg,
   type LazyApplyOptions,

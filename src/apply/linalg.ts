@@ -4,11 +4,11 @@
 import { resultType } from '../array/dtype.ts';
 import { type ArrayLike, asLazy } from '../array/from-array.ts';
 import type { LazyArray } from '../array/lazy-array.ts';
+import type { EinsumParams } from '../backends/cpu-js/linalg/einsum.ts';
+import type { MatmulParams } from '../backends/cpu-js/linalg/matmul.ts';
 import { broadcastShapes } from '../chunking/broadcast.ts';
 import { formatTuple, formatValue } from '../chunking/format.ts';
 import { ShapeError, ValueError } from '../errors.ts';
-import type { EinsumParams } from '../kernels/cpu/einsum.ts';
-import type { MatmulParams } from '../kernels/cpu/matmul.ts';
 import { normalizeAxis } from './axis-args.ts';
 import { planBlockwise } from './blockwise-plan.ts';
 import { contraction } from './contraction.ts';

@@ -4,6 +4,7 @@
 import { itemsize } from '../array/dtype.ts';
 import { type ArrayLike, asLazy } from '../array/from-array.ts';
 import { LazyArray } from '../array/lazy-array.ts';
+import type { MergePiece } from '../backends/cpu-js/layout/gather.ts';
 import { formatTuple, formatValue } from '../chunking/format.ts';
 import { normalizeChunks } from '../chunking/normalize.ts';
 import { intersectChunks, planRechunk, type RechunkPiece } from '../chunking/rechunk-plan.ts';
@@ -12,7 +13,6 @@ import { config } from '../config.ts';
 import { ChunkError } from '../errors.ts';
 import { defineLayer } from '../graph/define-layer.ts';
 import type { BlockRef, Layer, TaskSpec } from '../graph/layer.ts';
-import type { MergePiece } from '../kernels/cpu/gather.ts';
 
 /** Options of rechunk. */
 export interface RechunkOptions {

@@ -3,13 +3,13 @@
 
 import type { DType } from '../array/dtype.ts';
 import { LazyArray } from '../array/lazy-array.ts';
+import type { AggregateParams, ReduceParams } from '../backends/cpu-js/reduce/reduce.ts';
 import { formatValue } from '../chunking/format.ts';
 import type { Size } from '../chunking/types.ts';
 import { config } from '../config.ts';
 import { ChunkError, ValueError } from '../errors.ts';
 import { defineLayer } from '../graph/define-layer.ts';
 import type { BlockRef, Layer } from '../graph/layer.ts';
-import type { AggregateParams, ReduceParams } from '../kernels/cpu/reduce.ts';
 import { normalizeAxes, normalizeAxis } from './axis-args.ts';
 
 /** Fan-in of the tree: one number for every reduced axis, or per axis (others use the default). */

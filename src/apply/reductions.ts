@@ -4,10 +4,10 @@
 import { checkDType, type DType, isFloat, kindOf } from '../array/dtype.ts';
 import { type ArrayLike, asLazy } from '../array/from-array.ts';
 import type { LazyArray } from '../array/lazy-array.ts';
+import type { MonoidOp } from '../backends/cpu-js/reduce/reduce-monoid.ts';
 import { chunkOffsets } from '../chunking/blocks.ts';
 import { formatTuple, formatValue } from '../chunking/format.ts';
 import { ChunkError, DTypeError, ValueError } from '../errors.ts';
-import type { MonoidOp } from '../kernels/cpu/reduce-monoid.ts';
 import {
   normalizeSplitEvery,
   type ReductionSpec,

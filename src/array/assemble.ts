@@ -1,9 +1,9 @@
 // Assemble a grid of computed blocks into one NDArray, and read actual chunk sizes off
 // computed blocks (which resolves unknown sizes).
 
+import { writeRegion } from '../backends/cpu-js/layout/slice.ts';
 import { ShapeError } from '../errors.ts';
 import { unravel } from '../graph/materialize.ts';
-import { writeRegion } from '../kernels/cpu/slice.ts';
 import type { Chunk } from '../kernels/types.ts';
 import type { DType } from './dtype.ts';
 import { emptyNDArray, NDArray } from './ndarray.ts';

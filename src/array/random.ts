@@ -1,5 +1,5 @@
 // Seeded random arrays: random.uniform and random.normal, chunk-wise deterministic.
-// Element values depend only on (seed, global index), never on the chunking (kernels/cpu/random.ts).
+// Element values depend only on (seed, global index), never on the chunking (backends/cpu-js/source/random.ts).
 
 import { formatValue } from '../chunking/format.ts';
 import type { ChunkSpec, Chunks } from '../chunking/types.ts';

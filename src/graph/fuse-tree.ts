@@ -6,13 +6,13 @@
 // unchanged.
 
 import { itemsize } from '../array/dtype.ts';
-import type { FusedParams } from '../kernels/builtins.ts';
-import type { EwReduceParams } from '../kernels/cpu/ew-reduce.ts';
+import type { EwReduceParams } from '../backends/cpu-js/elementwise/ew-reduce.ts';
 import {
   packPartials,
   type ReduceViewsParams,
   type ReduceViewsShared,
-} from '../kernels/cpu/ew-reduce-views.ts';
+} from '../backends/cpu-js/elementwise/ew-reduce-views.ts';
+import type { FusedParams } from '../backends/cpu-js/registry.ts';
 import { defineLayer } from './define-layer.ts';
 import { type BlockRef, gridOf, type Layer, type TaskSpec } from './layer.ts';
 import { layerGraph, sortedLayers } from './layer-graph.ts';

@@ -5,9 +5,9 @@
 // The rewrite depends only on the steps' wiring, which repeats from block to block: it is
 // planned once per wiring and replayed per block with that block's params.
 
-import type { EwViewParams, InputView } from '../kernels/cpu/ew-view.ts';
-import type { EwParams, Expr } from '../kernels/cpu/expr.ts';
-import type { ReduceParams } from '../kernels/cpu/reduce.ts';
+import type { EwViewParams, InputView } from '../backends/cpu-js/elementwise/ew-view.ts';
+import type { EwParams, Expr } from '../backends/cpu-js/elementwise/expr.ts';
+import type { ReduceParams } from '../backends/cpu-js/reduce/reduce.ts';
 
 /** A step of a fused task (see FusedParams): input i >= 0 is task input i, i < 0 step -i - 1. */
 export interface FusedStep {

@@ -1,9 +1,9 @@
 // Blockwise fusion: a chain of fusable layers with one consumer each becomes one layer
 // whose task runs the chain per block; chains of 'ew' kernels merge into one expression.
 
-import type { FusedParams } from '../kernels/builtins.ts';
-import type { EwParams, Expr } from '../kernels/cpu/expr.ts';
-import { substituteInputs } from '../kernels/cpu/expr.ts';
+import type { EwParams, Expr } from '../backends/cpu-js/elementwise/expr.ts';
+import { substituteInputs } from '../backends/cpu-js/elementwise/expr.ts';
+import type { FusedParams } from '../backends/cpu-js/registry.ts';
 import { absorbPartials } from './fuse-tree.ts';
 import { ViewFolder } from './fuse-views.ts';
 import { inlineSourceViews } from './inline-sources.ts';

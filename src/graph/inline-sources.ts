@@ -2,8 +2,8 @@
 // by fromArray becomes slices or strided views of the wrapped data itself, so its blocks
 // are never copied out first (Dask gets the same from NumPy's views).
 
+import type { InputView } from '../backends/cpu-js/elementwise/ew-view.ts';
 import { chunkOffsets } from '../chunking/blocks.ts';
-import type { InputView } from '../kernels/cpu/ew-view.ts';
 import { defineLayer } from './define-layer.ts';
 import { gridOf, type Layer } from './layer.ts';
 import { layerGraph, sortedLayers } from './layer-graph.ts';

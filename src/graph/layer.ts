@@ -10,7 +10,7 @@ export type BlockRef = readonly [dep: number, block: readonly number[]];
 
 /** The task computing one output block. */
 export interface TaskSpec {
-  /** Built-in kernel name (see kernels/builtins). */
+  /** Built-in kernel name (see backends/cpu-js/registry). */
   readonly kernel: string;
   /** Input blocks, in the order the kernel receives them. */
   readonly inputs: readonly BlockRef[];

@@ -9,8 +9,8 @@ import type { LazyArray } from '../array/lazy-array.ts';
 import { shapeSize } from '../array/ndarray.ts';
 import type { ChunkSpec, Chunks } from '../chunking/types.ts';
 import { ValueError } from '../errors.ts';
-import type { NpyReadParams } from '../kernels/cpu/npy-read.ts';
 import { NPY_PREAMBLE_BYTES, type NpyHeader, npyPreamble, parseNpyHeader } from './npy-header.ts';
+import type { NpyReadParams } from './npy-read.ts';
 
 export interface FromNpyOptions {
   /** Chunk spec (default 'auto': blocks of about config.chunkBytes). */

@@ -20,7 +20,7 @@ import {
   type ZarrArrayRef,
   type ZarrRegionParams,
   type ZarrStoreRef,
-} from '../kernels/cpu/zarr-io.ts';
+} from './zarr-io.ts';
 
 export interface FromZarrOptions {
   /** Path of the array inside the store (default: the store's root). */

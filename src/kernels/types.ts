@@ -39,5 +39,5 @@ export type AsyncKernel<P = unknown> = (
   ctx: KernelContext,
 ) => Chunk | Promise<Chunk>;
 
-/** Built-in kernels by name. Registries are objects passed in; one default lives in kernels/builtins. */
+/** Built-in kernels by name. Registries are objects passed in; one default lives in backends/cpu-js/registry. */
 export type KernelRegistry = Map<string, Kernel<never> | AsyncKernel<never>>;

@@ -1,7 +1,7 @@
 // The inline ('sync') executor: runs each task on the calling thread, through the same
 // runTask path the worker threads use, with no promise per task.
 
-import { builtinKernels } from '../kernels/builtins.ts';
+import { builtinKernels } from '../backends/cpu-js/registry.ts';
 import { type FnResolver, runTask } from '../kernels/run-task.ts';
 import type { Chunk, KernelRegistry } from '../kernels/types.ts';
 import { runIsolated } from './isolated.ts';

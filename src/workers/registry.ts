@@ -1,7 +1,7 @@
 // The kernel registry a pool member runs with: the built-ins, with the kernels of an optional
 // registry module (ThreadPoolOptions.registryModule) merged over them.
 
-import { builtinKernels } from '../kernels/builtins.ts';
+import { builtinKernels } from '../backends/cpu-js/registry.ts';
 import type { KernelRegistry } from '../kernels/types.ts';
 
 /**

@@ -8,10 +8,10 @@ import { compute } from '../../src/array/compute.ts';
 import { fromArray } from '../../src/array/from-array.ts';
 import { LazyArray } from '../../src/array/lazy-array.ts';
 import type { NDArray } from '../../src/array/ndarray.ts';
+import type { BlockInfo } from '../../src/backends/cpu-js/apply/blockwise.ts';
 import { isTesseraError } from '../../src/errors.ts';
 import { fuseLayers } from '../../src/graph/fuse.ts';
 import { materializeTasks, runnableCount } from '../../src/graph/materialize.ts';
-import type { BlockInfo } from '../../src/kernels/cpu/blockwise.ts';
 import { expectThrow } from '../helpers/expect-throw.ts';
 import {
   arbShapeAndChunks,

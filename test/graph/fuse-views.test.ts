@@ -14,7 +14,7 @@ import '../../src/index.ts';
 import { randomDense } from '../helpers/reference.ts';
 
 // randomDense floats sum exactly in any order, so fused and unfused graphs compare bit for
-// bit here even where a fused sum adds in an order of its own (see kernels/cpu/ew-rows.ts)
+// bit here even where a fused sum adds in an order of its own (see backends/cpu-js/elementwise/ew-rows.ts)
 
 /** Kernel name → number of tasks, after fusion. */
 function kernels(y: LazyArray): Record<string, number> {

@@ -1,9 +1,9 @@
 import { describe, expect, test } from 'vitest';
 import type { NDArray } from '../../src/array/ndarray.ts';
+import { builtinKernels } from '../../src/backends/cpu-js/registry.ts';
 import { fuseLayers } from '../../src/graph/fuse.ts';
 import { materializeTasks, runnableCount } from '../../src/graph/materialize.ts';
 import { orderTasks } from '../../src/graph/order.ts';
-import { builtinKernels } from '../../src/kernels/builtins.ts';
 import { createFnResolver } from '../../src/kernels/resolve.ts';
 import { InlineExecutor } from '../../src/workers/inline.ts';
 import { runTasks } from '../../src/workers/scheduler.ts';

@@ -1,0 +1,343 @@
+// Compiles an elementwise expression tree into the source of one JS loop over the output block.
+// Every op node becomes one local per element (no temporary arrays); its value is cast to its dtype.
+
+import { type DType, kindOf, resultType } from '../../../array/dtype.ts';
+import type { Expr } from './expr.ts';
+
+/**
+ * How an input block is read: `c` contiguous with the output (flat index), `s` one value
+ * for the whole block (every stride 0, hoisted out of the loop), `g` general strides.
+ */
+export type InputMode = 'c' | 's' | 'g';
+
+/** What a compiled loop is specialised for. */
+export interface LoopSpec {
+  readonly expr: Expr;
+  readonly inputDtypes: readonly DType[];
+  readonly modes: readonly InputMode[];
+  readonly outDtype: DType;
+}
+
+/** A node's value type: a dtype, or a weak JS scalar (a literal not yet cast). */
+type ValType = DType | 'weak';
+
+interface Emitted {
+  readonly code: string;
+  readonly type: ValType;
+  /** The value of a weak scalar. */
+  readonly value?: number;
+}
+
+/** Ops whose value is always representable in the node's dtype (no cast needed). */
+const EXACT = new Set([
+  'where',
+  'maximum',
+  'minimum',
+  'sign',
+  'floor',
+  'ceil',
+  'round',
+  'equal',
+  'notEqual',
+  'less',
+  'lessEqual',
+  'greater',
+  'greaterEqual',
+  'logicalAnd',
+  'logicalOr',
+  'logicalNot',
+  'isnan',
+  'isfinite',
+]);
+
+/** Ops computed on their arguments' promoted dtype but producing bool. */
+const COMPARISONS: Record<string, string> = {
+  equal: '===',
+  notEqual: '!==',
+  less: '<',
+  lessEqual: '<=',
+  greater: '>',
+  greaterEqual: '>=',
+};
+
+const UNARY_MATH = new Set(['sqrt', 'exp', 'expm1', 'log', 'log1p', 'sin', 'cos', 'tan', 'tanh']);
+
+/** A JS literal for a number that survives NaN, ±Infinity and -0. */
+export function literal(v: number): string {
+  if (Object.is(v, -0)) return '(-0)';
+  if (v < 0) return `(${String(v)})`;
+  return String(v);
+}
+
+/** `v` as dtype `d` stores it (wrap, truncate, round to float32, nonzero → 1 for bool). */
+export function castScalar(v: number, d: DType): number {
+  switch (d) {
+    case 'float64':
+      return v;
+    case 'float32':
+      return Math.fround(v);
+    case 'bool':
+      return v !== 0 ? 1 : 0;
+    case 'int32':
+      return v | 0;
+    case 'int16':
+      return (v << 16) >> 16;
+    case 'int8':
+      return (v << 24) >> 24;
+    case 'uint32':
+      return v >>> 0;
+    case 'uint16':
+      return v & 0xffff;
+    case 'uint8':
+      return v & 0xff;
+  }
+}
+
+/**
+ * Source that converts `code` to dtype `d`. Integers wrap at their width (truncating toward
+ * zero first, as C casts do for in-range floats); float32 rounds with Math.fround, so a
+ * fused chain gives bit-for-bit the result of the unfused one.
+ */
+export function castCode(code: string, d: DType): string {
+  switch (d) {
+    case 'float64':
+      return code;
+    case 'float32':
+      return `Math.fround(${code})`;
+    case 'bool':
+      return `(${code} !== 0 ? 1 : 0)`;
+    case 'int32':
+      return `(${code} | 0)`;
+    case 'int16':
+      return `((${code} << 16) >> 16)`;
+    case 'int8':
+      return `((${code} << 24) >> 24)`;
+    case 'uint32':
+      return `(${code} >>> 0)`;
+    case 'uint16':
+      return `(${code} & 65535)`;
+    case 'uint8':
+      return `(${code} & 255)`;
+  }
+}
+
+/** The body of one op node, before the cast to its dtype. `a` are argument codes. */
+function opCode(op: string, a: readonly string[], d: DType): string {
+  const k = kindOf(d);
+  const intLike = k === 'int' || k === 'uint';
+  const [x, y, z] = a as [string, string, string];
+  if (op in COMPARISONS) return `(${x} ${COMPARISONS[op]} ${y} ? 1 : 0)`;
+  if (UNARY_MATH.has(op)) return `Math.${op}(${x})`;
+  switch (op) {
+    case 'add':
+      return `(${x} + ${y})`;
+    case 'subtract':
+      return `(${x} - ${y})`;
+    case 'multiply':
+      return intLike ? `Math.imul(${x}, ${y})` : `(${x} * ${y})`;
+    case 'divide':
+      return `(${x} / ${y})`;
+    case 'floorDivide':
+      return intLike ? `(${y} === 0 ? 0 : Math.floor(${x} / ${y}))` : `H.floorDivide(${x}, ${y})`;
+    case 'remainder':
+      return intLike ? `H.remainderInt(${x}, ${y})` : `H.remainder(${x}, ${y})`;
+    case 'pow':
+      return intLike ? `H.powInt(${x}, ${y})` : `H.pow(${x}, ${y})`;
+    case 'negative':
+      return `(-${x})`;
+    case 'abs':
+      return `Math.abs(${x})`;
+    case 'sign':
+      return `(${x} > 0 ? 1 : ${x} < 0 ? -1 : ${x} === 0 ? 0 : ${x})`;
+    case 'floor':
+    case 'ceil':
+      return intLike || k === 'bool' ? x : `Math.${op}(${x})`;
+    case 'round':
+      return intLike || k === 'bool' ? x : `H.roundHalfEven(${x})`;
+    case 'maximum':
+      return `Math.max(${x}, ${y})`;
+    case 'minimum':
+      return `Math.min(${x}, ${y})`;
+    case 'where':
+      return `(${x} !== 0 ? ${y} : ${z})`;
+    case 'logicalAnd':
+      return `(${x} !== 0 && ${y} !== 0 ? 1 : 0)`;
+    case 'logicalOr':
+      return `(${x} !== 0 || ${y} !== 0 ? 1 : 0)`;
+    case 'logicalNot':
+      return `(${x} === 0 ? 1 : 0)`;
+    case 'isnan':
+      return `(${x} !== ${x} ? 1 : 0)`;
+    case 'isfinite':
+      return `(${x} - ${x} === 0 ? 1 : 0)`;
+    case 'astype':
+      return x;
+    default:
+      throw new Error(`ew: unknown elementwise op '${op}'`);
+  }
+}
+
+/**
+ * Per argument, the dtype a weak scalar there is cast to: the promoted float dtype for
+ * comparisons (integer scalars stay exact there, as NumPy 2 compares them), nothing where
+ * only truthiness counts (logical ops, where's condition) or for astype, the node's
+ * dtype otherwise (so `uint8 - 1` wraps and `float32 * 0.1` multiplies by fround(0.1)).
+ */
+function scalarCasts(op: string, d: DType, args: readonly ValType[]): (DType | null)[] {
+  if (op in COMPARISONS) {
+    const rt = resultType(...args.map((t) => (t === 'weak' ? 0.5 : t)));
+    const cd = kindOf(rt) === 'float' ? rt : null;
+    return args.map(() => cd);
+  }
+  if (op === 'where') return [null, d, d];
+  if (op.startsWith('logical') || op === 'isnan' || op === 'isfinite' || op === 'astype') {
+    return args.map(() => null);
+  }
+  return args.map(() => d);
+}
+
+/** Builds the statements of one loop body, one local per distinct node. */
+class BodyBuilder {
+  readonly lines: string[] = [];
+  readonly usedInputs = new Set<number>();
+  private readonly memo = new Map<string, Emitted>();
+  private next = 0;
+
+  constructor(private readonly inputDtypes: readonly DType[]) {}
+
+  emit(e: Expr, isRoot: boolean): Emitted {
+    if ('in' in e) {
+      if (e.in >= this.inputDtypes.length) {
+        throw new Error(`ew: expression reads input ${e.in} of ${this.inputDtypes.length}`);
+      }
+      this.usedInputs.add(e.in);
+      return { code: `v${e.in}`, type: this.inputDtypes[e.in]! };
+    }
+    if ('const' in e) return { code: literal(e.const), type: 'weak', value: e.const };
+    const key = exprKey(e);
+    const hit = this.memo.get(key);
+    if (hit) return hit;
+    const args = e.args.map((a) => this.emit(a, false));
+    const casts = scalarCasts(
+      e.op,
+      e.dtype,
+      args.map((a) => a.type),
+    );
+    const codes = args.map((a, i) =>
+      a.value !== undefined && casts[i] ? literal(castScalar(a.value, casts[i])) : a.code,
+    );
+    let code = opCode(e.op, codes, e.dtype);
+    if (!EXACT.has(e.op)) {
+      // At the root the typed-array store wraps integers and rounds float32 itself.
+      if (!isRoot || e.dtype === 'bool') code = castCode(code, e.dtype);
+    }
+    const name = `t${this.next++}`;
+    this.lines.push(`const ${name} = ${code};`);
+    const out = { code: name, type: e.dtype };
+    this.memo.set(key, out);
+    return out;
+  }
+}
+
+/**
+ * The statements computing `expr` for one element from locals `v0`, `v1`, … (the input
+ * values), and the code of its value as a block of its dtype would store it: for loops that
+ * use each value at once instead of storing it (fused reductions).
+ * @example
+ * elementSource({ op: 'add', args: [{ in: 0 }, { const: 1 }], dtype: 'float64' }, ['float64']);
+ * // { lines: 'const t0 = (v0 + 1);', value: 't0', used: [0] }
+ */
+export function elementSource(
+  expr: Expr,
+  inputDtypes: readonly DType[],
+): { lines: string; value: string; used: number[] } {
+  const b = new BodyBuilder(inputDtypes);
+  const root = b.emit(expr, false);
+  return {
+    lines: b.lines.join('\n'),
+    value: root.code,
+    used: [...b.usedInputs].sort((p, q) => p - q),
+  };
+}
+
+/** A stable string of an expression (NaN, ±Infinity and -0 kept apart). */
+export function exprKey(e: Expr): string {
+  if ('in' in e) return `$${e.in}`;
+  if ('const' in e) return `#${literal(e.const)}`;
+  return `${e.op}:${e.dtype}(${e.args.map(exprKey).join(',')})`;
+}
+
+/** The cache key of a loop specialisation. */
+export function loopKey(spec: LoopSpec): string {
+  return `${exprKey(spec.expr)}|${spec.inputDtypes.join(',')}|${spec.modes.join('')}|${spec.outDtype}`;
+}
+
+/**
+ * The source of `function (out, ins, shape, strides)`: `ins` are the input TypedArrays,
+ * `shape` the (simplified) output shape, `strides[k]` input k's element strides per axis.
+ * Uses no temporaries: `out[i] = (v0 * 2) + 1` for `x * 2 + 1`.
+ */
+export function loopSource(spec: LoopSpec): string {
+  const b = new BodyBuilder(spec.inputDtypes);
+  const root = b.emit(spec.expr, true);
+  let result = root.code;
+  if (root.type !== spec.outDtype && spec.outDtype === 'bool') result = castCode(result, 'bool');
+  const used = [...b.usedInputs].sort((p, q) => p - q);
+  const general = used.filter((k) => spec.modes[k] === 'g');
+  const head = used.map((k) => `const a${k} = ins[${k}];`);
+  const hoisted = used.filter((k) => spec.modes[k] === 's').map((k) => `const v${k} = a${k}[0];`);
+  const body = b.lines.join('\n');
+  if (general.length === 0) {
+    const loads = used.filter((k) => spec.modes[k] === 'c').map((k) => `const v${k} = a${k}[i];`);
+    return [
+      ...head,
+      ...hoisted,
+      'const n = out.length;',
+      'for (let i = 0; i < n; i++) {',
+      ...loads,
+      body,
+      `out[i] = ${result};`,
+      '}',
+    ].join('\n');
+  }
+  return stridedSource(spec, used, head, hoisted, body, result);
+}
+
+function stridedSource(
+  spec: LoopSpec,
+  used: readonly number[],
+  head: readonly string[],
+  hoisted: readonly string[],
+  body: string,
+  result: string,
+): string {
+  const g = used.filter((k) => spec.modes[k] === 'g');
+  const c = used.filter((k) => spec.modes[k] === 'c');
+  const each = (f: (k: number) => string): string => g.map(f).join(' ');
+  return [
+    ...head,
+    ...hoisted,
+    ...g.map((k) => `const st${k} = strides[${k}]; let p${k} = 0;`),
+    'const nd = shape.length;',
+    'const inner = shape[nd - 1];',
+    ...g.map((k) => `const is${k} = st${k}[nd - 1];`),
+    'const idx = new Array(nd).fill(0);',
+    'const total = out.length;',
+    'let o = 0;',
+    'while (o < total) {',
+    each((k) => `let q${k} = p${k};`),
+    'for (let j = 0; j < inner; j++, o++) {',
+    ...g.map((k) => `const v${k} = a${k}[q${k}]; q${k} += is${k};`),
+    ...c.map((k) => `const v${k} = a${k}[o];`),
+    body,
+    `out[o] = ${result};`,
+    '}',
+    'for (let ax = nd - 2; ax >= 0; ax--) {',
+    each((k) => `p${k} += st${k}[ax];`),
+    'if (++idx[ax] < shape[ax]) break;',
+    each((k) => `p${k} -= st${k}[ax] * shape[ax];`),
+    'idx[ax] = 0;',
+    '}',
+    '}',
+  ].join('\n');
+}

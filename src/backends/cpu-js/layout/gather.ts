@@ -1,0 +1,271 @@
+// Kernels that move elements between blocks: indexing, rechunk merges, take, masks, setitem.
+// Plain loops over C-contiguous blocks; a `null` count means "the input block's whole extent".
+
+import { allocate, type DType } from '../../../array/dtype.ts';
+import { cStrides, NDArray, shapeSize } from '../../../array/ndarray.ts';
+import type { Chunk, Kernel } from '../../../kernels/types.ts';
+import { sliceND } from './slice.ts';
+
+function block(c: Chunk | undefined): NDArray {
+  if (!(c instanceof NDArray)) throw new TypeError('expected an array block, got a tuple');
+  return c;
+}
+
+/** Resolve `null` counts (unknown sizes) to the rest of the input block's extent. */
+function resolveCounts(x: NDArray, start: readonly number[], count: readonly (number | null)[]) {
+  return count.map((c, ax) => (c === null ? x.shape[ax]! - start[ax]! : c));
+}
+
+/** Copy the box `count` of `src` at `srcStart` into `dst` at `dstOffset` (same ndim). */
+export function copyBox(
+  dst: NDArray,
+  dstOffset: readonly number[],
+  src: NDArray,
+  srcStart: readonly number[],
+  count: readonly number[],
+): void {
+  const nd = dst.shape.length;
+  if (shapeSize(count) === 0) return;
+  if (nd === 0) {
+    dst.data[0] = src.data[0]!;
+    return;
+  }
+  const ds = cStrides(dst.shape);
+  const ss = cStrides(src.shape);
+  let d = 0;
+  let s = 0;
+  for (let ax = 0; ax < nd; ax++) {
+    d += dstOffset[ax]! * ds[ax]!;
+    s += srcStart[ax]! * ss[ax]!;
+  }
+  const last = nd - 1;
+  const inner = count[last]!;
+  const idx = new Array<number>(nd).fill(0);
+  for (;;) {
+    dst.data.set(src.data.subarray(s, s + inner), d);
+    let ax = last - 1;
+    for (; ax >= 0; ax--) {
+      idx[ax]!++;
+      d += ds[ax]!;
+      s += ss[ax]!;
+      if (idx[ax]! < count[ax]!) break;
+      d -= count[ax]! * ds[ax]!;
+      s -= count[ax]! * ss[ax]!;
+      idx[ax] = 0;
+    }
+    if (ax < 0) return;
+  }
+}
+
+/** Params of 'getitem': a strided selection, then the output axes (source axis, or -1 = new). */
+export interface GetitemParams {
+  readonly start: readonly number[];
+  readonly step: readonly number[];
+  readonly count: readonly (number | null)[];
+  readonly axes: readonly number[];
+}
+
+/** One piece of a 'rechunk-merge': a box of input `input` copied to `offset` in the output. */
+export interface MergePiece {
+  readonly input: number;
+  readonly start: readonly number[];
+  readonly count: readonly (number | null)[];
+  readonly offset: readonly number[];
+}
+
+/** Params of 'take': for each output index along `axis`, the input slot and local index. */
+export interface TakeParams {
+  readonly axis: number;
+  readonly slot: readonly number[];
+  readonly local: readonly number[];
+  /** Put the gathered axis first in the output (NumPy's split advanced index). */
+  readonly front?: boolean;
+}
+
+/** Params of 'set-region': a strided region of the block, the value's axes, or a scalar. */
+export interface SetRegionParams {
+  readonly start: readonly number[];
+  readonly step: readonly number[];
+  readonly count: readonly (number | null)[];
+  /** Per value axis (right-aligned), the block axis it runs along, or -1 for a new axis. */
+  readonly keep: readonly number[];
+  readonly scalar?: number;
+}
+
+function cast(dtype: DType, v: number): number {
+  return dtype === 'bool' ? (v !== 0 ? 1 : 0) : v;
+}
+
+/**
+ * Strides into `value` for each of `nd` axes of a region whose value coordinates are the
+ * axes `keep` (right-aligned broadcasting: missing and size-1 axes get stride 0).
+ */
+function broadcastStrides(value: NDArray, nd: number, keep: readonly number[]): number[] {
+  const st = new Array<number>(nd).fill(0);
+  const vs = cStrides(value.shape);
+  const lead = keep.length - value.shape.length;
+  for (let j = 0; j < value.shape.length; j++) {
+    const ax = keep[j + lead]!;
+    if (ax >= 0 && value.shape[j] !== 1) st[ax] = vs[j]!;
+  }
+  return st;
+}
+
+/** Visit every point of a strided region: `visit(dstOffset, valueOffset)`. */
+function walkRegion(
+  shape: readonly number[],
+  start: readonly number[],
+  step: readonly number[],
+  count: readonly number[],
+  vStrides: readonly number[],
+  visit: (d: number, v: number) => void,
+): void {
+  const nd = shape.length;
+  if (shapeSize(count) === 0) return;
+  const ds = cStrides(shape);
+  let d = 0;
+  for (let ax = 0; ax < nd; ax++) d += start[ax]! * ds[ax]!;
+  let v = 0;
+  const idx = new Array<number>(nd).fill(0);
+  for (;;) {
+    visit(d, v);
+    let ax = nd - 1;
+    for (; ax >= 0; ax--) {
+      idx[ax]!++;
+      d += step[ax]! * ds[ax]!;
+      v += vStrides[ax]!;
+      if (idx[ax]! < count[ax]!) break;
+      d -= count[ax]! * step[ax]! * ds[ax]!;
+      v -= count[ax]! * vStrides[ax]!;
+      idx[ax] = 0;
+    }
+    if (ax < 0) return;
+  }
+}
+
+function copyOf(x: NDArray): NDArray {
+  const out = allocate(x.dtype, x.size);
+  out.set(x.data);
+  return new NDArray(out, x.shape, x.dtype);
+}
+
+function getitem(inputs: Chunk[], p: GetitemParams): NDArray {
+  const x = block(inputs[0]);
+  const count = resolveCounts(x, p.start, p.count);
+  const sel = sliceND(x, { start: p.start, step: p.step, count });
+  const shape = p.axes.map((a) => (a < 0 ? 1 : count[a]!));
+  return new NDArray(sel.data, shape, x.dtype);
+}
+
+function rechunkMerge(inputs: Chunk[], p: { pieces: readonly MergePiece[] }): NDArray {
+  const first = block(inputs[p.pieces[0]!.input]);
+  const nd = first.shape.length;
+  const boxes = p.pieces.map((pc) => {
+    const src = block(inputs[pc.input]);
+    return { src, pc, count: resolveCounts(src, pc.start, pc.count) };
+  });
+  const shape = new Array<number>(nd).fill(0);
+  for (const { pc, count } of boxes) {
+    for (let ax = 0; ax < nd; ax++) shape[ax] = Math.max(shape[ax]!, pc.offset[ax]! + count[ax]!);
+  }
+  const out = new NDArray(allocate(first.dtype, shapeSize(shape)), shape, first.dtype);
+  for (const { src, pc, count } of boxes) copyBox(out, pc.offset, src, pc.start, count);
+  return out;
+}
+
+function take(inputs: Chunk[], p: TakeParams): NDArray {
+  const blocks = inputs.map(block);
+  const first = blocks[0]!;
+  const n = p.slot.length;
+  const shape = [...first.shape];
+  shape[p.axis] = n;
+  const out = allocate(first.dtype, shapeSize(shape));
+  const inner = shapeSize(shape.slice(p.axis + 1));
+  const outer = shapeSize(shape.slice(0, p.axis));
+  if (p.front) shape.unshift(...shape.splice(p.axis, 1));
+  for (let k = 0; k < n; k++) {
+    const src = blocks[p.slot[k]!]!;
+    const m = src.shape[p.axis]!;
+    const li = p.local[k]!;
+    for (let o = 0; o < outer; o++) {
+      const s = (o * m + li) * inner;
+      const d = (p.front ? k * outer + o : o * n + k) * inner;
+      if (inner === 1) out[d] = src.data[s]!;
+      else out.set(src.data.subarray(s, s + inner), d);
+    }
+  }
+  return new NDArray(out, shape, first.dtype);
+}
+
+function compress(inputs: Chunk[]): NDArray {
+  const x = block(inputs[0]);
+  const m = block(inputs[1]).data;
+  let n = 0;
+  for (let i = 0; i < m.length; i++) if (m[i] !== 0) n++;
+  const out = allocate(x.dtype, n);
+  for (let i = 0, o = 0; i < m.length; i++) if (m[i] !== 0) out[o++] = x.data[i]!;
+  return new NDArray(out, [n], x.dtype);
+}
+
+function setRegion(inputs: Chunk[], p: SetRegionParams): NDArray {
+  const out = copyOf(block(inputs[0]));
+  const dt = out.dtype;
+  const o = out.data;
+  const count = resolveCounts(out, p.start, p.count);
+  if (p.scalar !== undefined) {
+    const v = cast(dt, p.scalar);
+    const zeros = p.start.map(() => 0);
+    walkRegion(out.shape, p.start, p.step, count, zeros, (d) => {
+      o[d] = v;
+    });
+    return out;
+  }
+  const value = block(inputs[1]);
+  const vs = broadcastStrides(value, out.shape.length, p.keep);
+  const src = value.data;
+  walkRegion(out.shape, p.start, p.step, count, vs, (d, v) => {
+    o[d] = cast(dt, src[v]!);
+  });
+  return out;
+}
+
+function whereSet(inputs: Chunk[], p: { scalar?: number }): NDArray {
+  const out = copyOf(block(inputs[0]));
+  const m = block(inputs[1]).data;
+  const o = out.data;
+  const dt = out.dtype;
+  if (p.scalar !== undefined) {
+    const v = cast(dt, p.scalar);
+    for (let i = 0; i < m.length; i++) if (m[i] !== 0) o[i] = v;
+    return out;
+  }
+  const value = block(inputs[2]);
+  const nd = out.shape.length;
+  const axes = Array.from({ length: nd }, (_, i) => i);
+  const vs = broadcastStrides(value, nd, axes);
+  const src = value.data;
+  const zeros = axes.map(() => 0);
+  const ones = axes.map(() => 1);
+  walkRegion(out.shape, zeros, ones, out.shape, vs, (d, v) => {
+    if (m[d] !== 0) o[d] = cast(dt, src[v]!);
+  });
+  return out;
+}
+
+/** Gather/scatter kernels, registered in backends/cpu-js/registry. */
+export const gatherKernels: Record<string, Kernel<never>> = {
+  /** The input block itself (a block that an operation leaves unchanged). */
+  passthrough: ((inputs: Chunk[]) => inputs[0]!) as Kernel<never>,
+  /** Strided selection, then integer axes dropped and new axes inserted. */
+  getitem: getitem as Kernel<never>,
+  /** Several input boxes copied into one new block. */
+  'rechunk-merge': rechunkMerge as Kernel<never>,
+  /** Gather along one axis from several input blocks. */
+  take: take as Kernel<never>,
+  /** Values where a same-shape mask block is true, flattened in C order. */
+  compress: compress as Kernel<never>,
+  /** A copy of the block with a strided region assigned from a scalar or a value block. */
+  'set-region': setRegion as Kernel<never>,
+  /** A copy of the block where mask is true takes a scalar or a broadcast value block. */
+  'where-set': whereSet as Kernel<never>,
+};

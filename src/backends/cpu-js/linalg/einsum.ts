@@ -1,0 +1,212 @@
+// Einstein summation over blocks, and the sum of partial contraction results.
+// Two-operand contractions permute into a batched GEMM (as NumPy's tensordot); others loop.
+
+import { allocate, type DType, type TypedArray } from '../../../array/dtype.ts';
+import { cStrides, NDArray, shapeSize } from '../../../array/ndarray.ts';
+import type { Chunk, Kernel } from '../../../kernels/types.ts';
+import { permuteBlock } from '../layout/layout.ts';
+import { asFloat64, gemmAccumulate, storeAs } from './matmul.ts';
+
+/** Params of the 'einsum' kernel: inputs are groups of one block per term, summed over groups. */
+export interface EinsumParams {
+  /** Index letters of each operand, e.g. `['ij', 'jk']`. */
+  readonly terms: readonly string[];
+  /** Index letters of the result. */
+  readonly out: string;
+  readonly dtype: DType;
+  /** Append a unit axis to the result (partial results of a contraction tree). */
+  readonly unitAxis?: boolean;
+}
+
+/** Params of the 'contract-sum' kernel: elementwise sum of its inputs. */
+export interface ContractSumParams {
+  readonly dtype: DType;
+  /** Drop the trailing unit axis of the inputs (the last level of the tree). */
+  readonly squeeze: boolean;
+}
+
+function asBlock(c: Chunk | undefined): NDArray {
+  if (!(c instanceof NDArray)) throw new TypeError('einsum: expected an array block');
+  return c;
+}
+
+/** Size of every letter in a group of blocks; repeated letters must agree. */
+function letterSizes(blocks: readonly NDArray[], terms: readonly string[]): Map<string, number> {
+  const sizes = new Map<string, number>();
+  terms.forEach((term, t) => {
+    const shape = blocks[t]!.shape;
+    if (shape.length !== term.length) {
+      throw new RangeError(`einsum: block of rank ${shape.length} for term '${term}'`);
+    }
+    for (let ax = 0; ax < term.length; ax++) {
+      const prev = sizes.get(term[ax]!);
+      if (prev !== undefined && prev !== shape[ax]) {
+        throw new RangeError(`einsum: index '${term[ax]}' has sizes ${prev} and ${shape[ax]}`);
+      }
+      sizes.set(term[ax]!, shape[ax]!);
+    }
+  });
+  return sizes;
+}
+
+/** Per-letter strides of one operand (repeated letters add up: a diagonal). */
+function letterStrides(term: string, shape: readonly number[], letters: string): number[] {
+  const st = cStrides(shape);
+  const out = new Array<number>(letters.length).fill(0);
+  for (let ax = 0; ax < term.length; ax++) out[letters.indexOf(term[ax]!)]! += st[ax]!;
+  return out;
+}
+
+/** The general case: one odometer over output then contracted letters. */
+function accumulateLoop(
+  blocks: readonly NDArray[],
+  terms: readonly string[],
+  out: string,
+  sizes: Map<string, number>,
+  acc: Float64Array,
+): void {
+  let letters = out;
+  for (const term of terms) for (const l of term) if (!letters.includes(l)) letters += l;
+  const dims = [...letters].map((l) => sizes.get(l)!);
+  if (dims.some((d) => d === 0)) return;
+  const outSt = letterStrides(
+    out,
+    [...out].map((l) => sizes.get(l)!),
+    letters,
+  );
+  const st = blocks.map((b, t) => letterStrides(terms[t]!, b.shape, letters));
+  const data: TypedArray[] = blocks.map((b) => b.data);
+  const nd = letters.length;
+  const nOps = blocks.length;
+  const last = nd - 1;
+  const inner = nd === 0 ? 1 : dims[last]!;
+  const innerSt = st.map((s) => (nd === 0 ? 0 : s[last]!));
+  const innerOut = nd === 0 ? 0 : outSt[last]!;
+  const idx = new Array<number>(nd).fill(0);
+  const off = new Array<number>(nOps).fill(0);
+  let o = 0;
+  for (;;) {
+    for (let i = 0; i < inner; i++) {
+      let prod = 1;
+      for (let t = 0; t < nOps; t++) prod *= data[t]![off[t]! + i * innerSt[t]!]!;
+      acc[o + i * innerOut]! += prod;
+    }
+    let ax = last - 1;
+    for (; ax >= 0; ax--) {
+      idx[ax]!++;
+      o += outSt[ax]!;
+      for (let t = 0; t < nOps; t++) off[t]! += st[t]![ax]!;
+      if (idx[ax]! < dims[ax]!) break;
+      o -= dims[ax]! * outSt[ax]!;
+      for (let t = 0; t < nOps; t++) off[t]! -= dims[ax]! * st[t]![ax]!;
+      idx[ax] = 0;
+    }
+    if (ax < 0) break;
+  }
+}
+
+/** A float64 accumulator; shared when it can become the float64 result without a copy. */
+function accumulator(dtype: DType, n: number): Float64Array {
+  return dtype === 'float64' ? (allocate('float64', n) as Float64Array) : new Float64Array(n);
+}
+
+const hasRepeats = (term: string): boolean => new Set(term).size !== term.length;
+
+/**
+ * Two operands as a batched GEMM: `a` permuted to (batch, freeA, contracted), `b` to
+ * (batch, contracted, freeB). Returns false when a letter is summed within one operand only
+ * or repeated within one operand (the loop handles those).
+ */
+function accumulateGemm(
+  a: NDArray,
+  b: NDArray,
+  ta: string,
+  tb: string,
+  out: string,
+  sizes: Map<string, number>,
+  acc: Float64Array,
+): boolean {
+  if (hasRepeats(ta) || hasRepeats(tb)) return false;
+  for (const l of ta) if (!tb.includes(l) && !out.includes(l)) return false;
+  for (const l of tb) if (!ta.includes(l) && !out.includes(l)) return false;
+  const batch = [...out].filter((l) => ta.includes(l) && tb.includes(l));
+  const freeA = [...out].filter((l) => ta.includes(l) && !tb.includes(l));
+  const freeB = [...out].filter((l) => tb.includes(l) && !ta.includes(l));
+  const contr = [...ta].filter((l) => tb.includes(l) && !out.includes(l));
+  const size = (ls: string[]): number => ls.reduce((p, l) => p * sizes.get(l)!, 1);
+  const permute = (x: NDArray, term: string, order: string[]): NDArray => {
+    const axes = order.map((l) => term.indexOf(l));
+    return axes.every((v, i) => v === i) ? x : permuteBlock(x, axes);
+  };
+  const ap = permute(a, ta, [...batch, ...freeA, ...contr]);
+  const bp = permute(b, tb, [...batch, ...contr, ...freeB]);
+  const [nb, m, k, n] = [size(batch), size(freeA), size(contr), size(freeB)];
+  const [fa, fb] = [asFloat64(ap.data), asFloat64(bp.data)];
+  const order = [...batch, ...freeA, ...freeB];
+  const direct = order.join('') === out;
+  const r = direct ? acc : new Float64Array(nb * m * n);
+  for (let t = 0; t < nb; t++) gemmAccumulate(fa, t * m * k, fb, t * k * n, r, t * m * n, m, k, n);
+  if (!direct) {
+    const rs = order.map((l) => sizes.get(l)!);
+    const perm = permuteBlock(
+      new NDArray(r, rs, 'float64'),
+      [...out].map((l) => order.indexOf(l)),
+    ).data;
+    for (let i = 0; i < acc.length; i++) acc[i]! += perm[i]!;
+  }
+  return true;
+}
+
+/**
+ * Sum over groups of `einsum(terms -> out)` for inputs laid out group after group.
+ * @example
+ * einsumBlocks([a, b], { terms: ['ij', 'jk'], out: 'ik', dtype: 'float64' }); // a @ b
+ */
+export function einsumBlocks(inputs: readonly Chunk[], p: EinsumParams): NDArray {
+  const nOps = p.terms.length;
+  let acc: Float64Array | undefined;
+  let outShape: number[] = [];
+  for (let g = 0; g + nOps <= inputs.length; g += nOps) {
+    const blocks = inputs.slice(g, g + nOps).map(asBlock);
+    const sizes = letterSizes(blocks, p.terms);
+    const shape = [...p.out].map((l) => sizes.get(l)!);
+    if (acc === undefined) {
+      outShape = shape;
+      acc = accumulator(p.dtype, shapeSize(shape));
+    } else if (shape.join() !== outShape.join()) {
+      throw new RangeError(`einsum: partial results of shapes [${outShape}] and [${shape}]`);
+    }
+    const done =
+      nOps === 2 &&
+      accumulateGemm(blocks[0]!, blocks[1]!, p.terms[0]!, p.terms[1]!, p.out, sizes, acc);
+    if (!done) accumulateLoop(blocks, p.terms, p.out, sizes, acc);
+  }
+  if (acc === undefined) throw new RangeError('einsum: no input blocks');
+  const shape = p.unitAxis ? [...outShape, 1] : outShape;
+  return new NDArray(storeAs(acc, p.dtype), shape, p.dtype);
+}
+
+/**
+ * Elementwise sum of same-shaped blocks (bool: logical or), optionally dropping the trailing
+ * unit axis.
+ * @example
+ * contractSum([x, y], { dtype: 'float64', squeeze: false }); // x + y
+ */
+export function contractSum(inputs: readonly Chunk[], p: ContractSumParams): NDArray {
+  const first = asBlock(inputs[0]);
+  const acc = accumulator(p.dtype, first.size);
+  for (const c of inputs) {
+    const d = asBlock(c).data;
+    if (d.length !== acc.length) throw new RangeError('contract-sum: blocks differ in size');
+    for (let i = 0; i < acc.length; i++) acc[i]! += d[i]!;
+  }
+  const shape = p.squeeze ? first.shape.slice(0, -1) : first.shape;
+  return new NDArray(storeAs(acc, p.dtype), shape, p.dtype);
+}
+
+/** Einsum kernels by name; registered in backends/cpu-js/registry. */
+export const einsumKernels: Record<string, Kernel<never>> = {
+  einsum: ((inputs: Chunk[], p: EinsumParams) => einsumBlocks(inputs, p)) as Kernel<never>,
+  'contract-sum': ((inputs: Chunk[], p: ContractSumParams) =>
+    contractSum(inputs, p)) as Kernel<never>,
+};

@@ -1,0 +1,204 @@
+// Dense matrix product of blocks: a cache-blocked i-k-j GEMM accumulating in float64, with
+// NumPy matmul semantics (1-d promotion, broadcast batch axes) and sums over contraction blocks.
+
+import { allocate, type DType, type TypedArray } from '../../../array/dtype.ts';
+import { cStrides, NDArray, shapeSize } from '../../../array/ndarray.ts';
+import type { Chunk, Kernel } from '../../../kernels/types.ts';
+
+/** Params of the 'matmul' kernel. Inputs are `groups` pairs `(a, b)` whose products are summed. */
+export interface MatmulParams {
+  readonly dtype: DType;
+  /** `a` is a vector (k), `b` is a vector (k): their axis is dropped from the result. */
+  readonly aVec: boolean;
+  readonly bVec: boolean;
+  /** Append a unit axis to the result (partial products of a contraction tree). */
+  readonly unitAxis?: boolean;
+}
+
+const KB = 256;
+const NB = 512;
+
+/**
+ * `c[m×n] += a[m×k] · b[k×n]` on flat row-major float64 data at the given offsets. Loops
+ * run i-k-j so the inner loop streams rows of `b` and `c`; four rows of `a` share each load
+ * of `b`, and k and j are tiled to stay in cache.
+ * @example
+ * const c = new Float64Array(4);
+ * gemmAccumulate(Float64Array.of(1, 2, 3, 4), 0, Float64Array.of(1, 0, 0, 1), 0, c, 0, 2, 2, 2);
+ * // c = [1, 2, 3, 4]
+ */
+export function gemmAccumulate(
+  a: Float64Array,
+  aOff: number,
+  b: Float64Array,
+  bOff: number,
+  c: Float64Array,
+  cOff: number,
+  m: number,
+  k: number,
+  n: number,
+): void {
+  for (let k0 = 0; k0 < k; k0 += KB) {
+    const k1 = Math.min(k, k0 + KB);
+    for (let j0 = 0; j0 < n; j0 += NB) {
+      const j1 = Math.min(n, j0 + NB);
+      let i = 0;
+      for (; i + 4 <= m; i += 4) {
+        const ar = aOff + i * k;
+        const cr = cOff + i * n;
+        for (let p = k0; p < k1; p++) {
+          const x0 = a[ar + p]!;
+          const x1 = a[ar + k + p]!;
+          const x2 = a[ar + 2 * k + p]!;
+          const x3 = a[ar + 3 * k + p]!;
+          const br = bOff + p * n;
+          for (let j = j0; j < j1; j++) {
+            const bv = b[br + j]!;
+            c[cr + j]! += x0 * bv;
+            c[cr + n + j]! += x1 * bv;
+            c[cr + 2 * n + j]! += x2 * bv;
+            c[cr + 3 * n + j]! += x3 * bv;
+          }
+        }
+      }
+      for (; i < m; i++) {
+        const ar = aOff + i * k;
+        const cr = cOff + i * n;
+        for (let p = k0; p < k1; p++) {
+          const x = a[ar + p]!;
+          const br = bOff + p * n;
+          for (let j = j0; j < j1; j++) c[cr + j]! += x * b[br + j]!;
+        }
+      }
+    }
+  }
+}
+
+/** The data as float64 (a copy unless it already is): keeps the GEMM loop monomorphic. */
+export function asFloat64(data: TypedArray): Float64Array {
+  return data instanceof Float64Array ? data : Float64Array.from(data);
+}
+
+interface Operand {
+  readonly data: Float64Array;
+  readonly batch: number[];
+  readonly rows: number;
+  readonly cols: number;
+}
+
+function asOperand(x: NDArray, isVec: boolean, isLeft: boolean): Operand {
+  const nd = x.shape.length;
+  const data = asFloat64(x.data);
+  if (isVec) {
+    const k = x.shape[0]!;
+    return isLeft ? { data, batch: [], rows: 1, cols: k } : { data, batch: [], rows: k, cols: 1 };
+  }
+  return {
+    data,
+    batch: x.shape.slice(0, nd - 2),
+    rows: x.shape[nd - 2]!,
+    cols: x.shape[nd - 1]!,
+  };
+}
+
+/** Broadcast batch shape and the per-operand batch strides (in matrices; 0 where broadcast). */
+function batchLayout(
+  a: readonly number[],
+  b: readonly number[],
+): { shape: number[]; sa: number[]; sb: number[] } {
+  const nd = Math.max(a.length, b.length);
+  const shape: number[] = [];
+  for (let i = 0; i < nd; i++) {
+    const da = a[i - (nd - a.length)] ?? 1;
+    const db = b[i - (nd - b.length)] ?? 1;
+    if (da !== db && da !== 1 && db !== 1) {
+      throw new RangeError(`matmul: batch shapes [${a}] and [${b}] do not broadcast`);
+    }
+    shape.push(da === 1 ? db : da);
+  }
+  const strides = (s: readonly number[]): number[] => {
+    const st = cStrides(s);
+    return shape.map((_, i) => {
+      const j = i - (nd - s.length);
+      return j < 0 || s[j] === 1 ? 0 : st[j]!;
+    });
+  };
+  return { shape, sa: strides(a), sb: strides(b) };
+}
+
+/** Accumulate `a @ b` (one pair of blocks) into the float64 result `c`. */
+function accumulatePair(a: Operand, b: Operand, c: Float64Array): number[] {
+  if (a.cols !== b.rows) {
+    throw new RangeError(`matmul: block inner sizes ${a.cols} and ${b.rows} differ`);
+  }
+  const { shape, sa, sb } = batchLayout(a.batch, b.batch);
+  const m = a.rows;
+  const k = a.cols;
+  const n = b.cols;
+  const count = shapeSize(shape);
+  const idx = new Array<number>(shape.length).fill(0);
+  for (let t = 0; t < count; t++) {
+    let ia = 0;
+    let ib = 0;
+    for (let d = 0; d < shape.length; d++) {
+      ia += idx[d]! * sa[d]!;
+      ib += idx[d]! * sb[d]!;
+    }
+    gemmAccumulate(a.data, ia * m * k, b.data, ib * k * n, c, t * m * n, m, k, n);
+    for (let d = shape.length - 1; d >= 0; d--) {
+      if (++idx[d]! < shape[d]!) break;
+      idx[d] = 0;
+    }
+  }
+  return shape;
+}
+
+/** Store a float64 accumulator as `dtype` (bool: nonzero; integers wrap as a C cast). */
+export function storeAs(acc: Float64Array, dtype: DType): TypedArray {
+  if (dtype === 'float64' && acc.buffer instanceof SharedArrayBuffer) return acc;
+  const out = allocate(dtype, acc.length);
+  if (dtype === 'bool') for (let i = 0; i < acc.length; i++) out[i] = acc[i] !== 0 ? 1 : 0;
+  else if (dtype === 'float64' || dtype === 'float32') out.set(acc);
+  else for (let i = 0; i < acc.length; i++) out[i] = Math.trunc(acc[i]!);
+  return out;
+}
+
+function asBlock(c: Chunk | undefined): NDArray {
+  if (!(c instanceof NDArray)) throw new TypeError('matmul: expected an array block');
+  return c;
+}
+
+/**
+ * Sum over pairs of `a_g @ b_g` for inputs `[a_0, b_0, a_1, b_1, …]`.
+ * @example
+ * matmulBlocks([a, b], { dtype: 'float64', aVec: false, bVec: false }); // a @ b
+ */
+export function matmulBlocks(inputs: readonly Chunk[], p: MatmulParams): NDArray {
+  let acc: Float64Array | undefined;
+  let outShape: number[] = [];
+  for (let g = 0; g + 1 < inputs.length; g += 2) {
+    const a = asOperand(asBlock(inputs[g]), p.aVec, true);
+    const b = asOperand(asBlock(inputs[g + 1]), p.bVec, false);
+    const batch = batchLayout(a.batch, b.batch).shape;
+    const shape = [...batch, ...(p.aVec ? [] : [a.rows]), ...(p.bVec ? [] : [b.cols])];
+    if (acc === undefined) {
+      outShape = shape;
+      const size = shapeSize(batch) * a.rows * b.cols;
+      acc =
+        p.dtype === 'float64'
+          ? (allocate('float64', size) as Float64Array)
+          : new Float64Array(size);
+    } else if (shape.join() !== outShape.join()) {
+      throw new RangeError(`matmul: partial products of shapes [${outShape}] and [${shape}]`);
+    }
+    accumulatePair(a, b, acc);
+  }
+  if (acc === undefined) throw new RangeError('matmul: no input blocks');
+  const shape = p.unitAxis ? [...outShape, 1] : outShape;
+  return new NDArray(storeAs(acc, p.dtype), shape, p.dtype);
+}
+
+/** Matrix-product kernels by name; registered in backends/cpu-js/registry. */
+export const matmulKernels: Record<string, Kernel<never>> = {
+  matmul: ((inputs: Chunk[], p: MatmulParams) => matmulBlocks(inputs, p)) as Kernel<never>,
+};

@@ -1,0 +1,186 @@
+// argmin / argmax: intermediates are [value, index (float64), count (0-d)]; ties and NaNs
+// resolve to the first occurrence, as NumPy. Indices are relative along one axis, or global flat.
+
+import { allocate, type TypedArray } from '../../../array/dtype.ts';
+import { cStrides, NDArray } from '../../../array/ndarray.ts';
+import { ValueError } from '../../../errors.ts';
+import type { Chunk } from '../../../kernels/types.ts';
+import { reducedShape, scalarBlock } from './reduce-monoid.ts';
+
+/**
+ * Params of the arg-reduction steps. Without `flat`, `axes` is one axis and indices count
+ * from the start of each intermediate's span along it (merges shift them by the counts
+ * before them, so unknown chunk sizes need no offsets). With `flat`, the block's global
+ * offset and the array's shape give global C-order flat indices.
+ */
+export interface ArgParams {
+  readonly op: 'argmin' | 'argmax';
+  readonly axes: readonly number[];
+  readonly flat?: boolean;
+  /** With `flat`, in partial steps: the block's global offset and the array's shape. */
+  readonly offset?: readonly number[];
+  readonly shape?: readonly number[];
+}
+
+/** `v` beats `w`: strictly smaller (argmin) or larger (argmax); a NaN beats any number. */
+function beats(isMin: boolean, v: number, w: number): boolean {
+  return (isMin ? v < w : v > w) || (Number.isNaN(v) && !Number.isNaN(w));
+}
+
+const same = (v: number, w: number): boolean => v === w || (Number.isNaN(v) && Number.isNaN(w));
+
+/** Best of the contiguous run src[s..s+n) (n >= 1): its value and position. */
+function scanRun(src: TypedArray, s: number, n: number, isMin: boolean): [number, number] {
+  let best = src[s]!;
+  let at = 0;
+  for (let k = 1; k < n; k++) {
+    const v = src[s + k]!;
+    if (beats(isMin, v, best)) {
+      best = v;
+      at = k;
+    }
+  }
+  return [best, at];
+}
+
+function relativePartial(x: NDArray, p: ArgParams): Chunk {
+  const axis = p.axes[0]!;
+  const n = x.shape[axis]!;
+  let pre = 1;
+  let post = 1;
+  for (let ax = 0; ax < axis; ax++) pre *= x.shape[ax]!;
+  for (let ax = axis + 1; ax < x.ndim; ax++) post *= x.shape[ax]!;
+  const { shape } = reducedShape(x.shape, p.axes);
+  const val = allocate(x.dtype, pre * post);
+  const idx = allocate('float64', pre * post);
+  const src = x.data;
+  const isMin = p.op === 'argmin';
+  if (n > 0 && post === 1) {
+    for (let i = 0; i < pre; i++) {
+      const [best, at] = scanRun(src, i * n, n, isMin);
+      val[i] = best;
+      idx[i] = at;
+    }
+  } else if (n > 0) {
+    for (let i = 0; i < pre; i++) {
+      const base = i * n * post;
+      const ob = i * post;
+      for (let q = 0; q < post; q++) val[ob + q] = src[base + q]!;
+      for (let k = 1; k < n; k++) {
+        const row = base + k * post;
+        for (let q = 0; q < post; q++) {
+          const v = src[row + q]!;
+          if (beats(isMin, v, val[ob + q]!)) {
+            val[ob + q] = v;
+            idx[ob + q] = k;
+          }
+        }
+      }
+    }
+  }
+  return [new NDArray(val, shape, x.dtype), new NDArray(idx, shape, 'float64'), scalarBlock(n)];
+}
+
+function flatPartial(x: NDArray, p: ArgParams): Chunk {
+  const gst = cStrides(p.shape!);
+  const shape = x.shape.map(() => 1);
+  const val = allocate(x.dtype, 1);
+  const idx = allocate('float64', 1);
+  if (x.size > 0) scanFlat(x, p.op === 'argmin', p.offset!, gst, val, idx);
+  return [
+    new NDArray(val, shape, x.dtype),
+    new NDArray(idx, shape, 'float64'),
+    scalarBlock(x.size),
+  ];
+}
+
+/** Walk a non-empty block row by row, tracking the best value and its global flat index. */
+function scanFlat(
+  x: NDArray,
+  isMin: boolean,
+  offset: readonly number[],
+  gst: readonly number[],
+  val: TypedArray,
+  idx: TypedArray,
+): void {
+  const nd = x.shape.length;
+  const src = x.data;
+  if (nd === 0) {
+    val[0] = src[0]!;
+    idx[0] = 0;
+    return;
+  }
+  const inner = x.shape[nd - 1]!;
+  const rows = x.size / inner;
+  const at = new Array<number>(nd - 1).fill(0);
+  let best = src[0]!;
+  let bestIdx = -1;
+  for (let r = 0; r < rows; r++) {
+    let g = offset[nd - 1]!;
+    for (let ax = 0; ax < nd - 1; ax++) g += (offset[ax]! + at[ax]!) * gst[ax]!;
+    const [v, j] = scanRun(src, r * inner, inner, isMin);
+    if (bestIdx < 0 || beats(isMin, v, best)) {
+      best = v;
+      bestIdx = g + j;
+    }
+    for (let ax = nd - 2; ax >= 0; ax--) {
+      if (++at[ax]! < x.shape[ax]!) break;
+      at[ax] = 0;
+    }
+  }
+  val[0] = best;
+  idx[0] = bestIdx;
+}
+
+/** Reduce one input block to [value, index, count]. */
+export function argPartial(x: NDArray, p: ArgParams): Chunk {
+  return p.flat ? flatPartial(x, p) : relativePartial(x, p);
+}
+
+/** Merge in tree order; relative indices shift by the counts of the spans before them. */
+export function argMerge(parts: readonly Chunk[], p: ArgParams): Chunk {
+  if (parts.length === 1) return parts[0]!;
+  const [v0, i0, c0] = parts[0] as [NDArray, NDArray, NDArray];
+  const val = allocate(v0.dtype, v0.size);
+  const idx = allocate('float64', v0.size);
+  val.set(v0.data);
+  idx.set(i0.data);
+  let count = c0.data[0]!;
+  const relative = !p.flat;
+  for (let k = 1; k < parts.length; k++) {
+    const [vb, ib, cb] = parts[k] as [NDArray, NDArray, NDArray];
+    const nb = cb.data[0]!;
+    if (nb === 0) continue;
+    const shift = relative ? count : 0;
+    for (let i = 0; i < val.length; i++) {
+      const v = vb.data[i]!;
+      const j = ib.data[i]! + shift;
+      const w = val[i]!;
+      if (
+        count === 0 ||
+        beats(p.op === 'argmin', v, w) ||
+        (!relative && same(v, w) && j < idx[i]!)
+      ) {
+        val[i] = v;
+        idx[i] = j;
+      }
+    }
+    count += nb;
+  }
+  return [
+    new NDArray(val, v0.shape, v0.dtype),
+    new NDArray(idx, v0.shape, 'float64'),
+    scalarBlock(count),
+  ];
+}
+
+/** The int32 indices of a merged intermediate; an empty reduction is a ValueError (NumPy). */
+export function argFinalize(part: Chunk, p: ArgParams): NDArray {
+  const [, i, c] = part as [NDArray, NDArray, NDArray];
+  if (c.data[0] === 0 && i.size > 0) {
+    throw new ValueError(`${p.op}: attempt to get ${p.op} of an empty sequence`);
+  }
+  const out = allocate('int32', i.size);
+  out.set(i.data);
+  return new NDArray(out, i.shape, 'int32');
+}

@@ -1,0 +1,152 @@
+// Reductions with an identity (sum, prod, min, max, any, all, mean): partial, merge, finalize.
+// Intermediates are [values (keepdims shape, accumulator dtype), count (0-d float64)].
+
+import { allocate, type DType, isFloat } from '../../../array/dtype.ts';
+import { NDArray } from '../../../array/ndarray.ts';
+import { ValueError } from '../../../errors.ts';
+import type { Chunk } from '../../../kernels/types.ts';
+import { convertBlock } from '../layout/layout.ts';
+import { allRuns, anyRuns, imulRuns, maxRuns, minRuns, prodRuns, sumRuns } from './reduce-loops.ts';
+import { type RunOp, reduceRuns, runLayout } from './reduce-runs.ts';
+
+export type MonoidOp = 'sum' | 'prod' | 'min' | 'max' | 'any' | 'all' | 'mean';
+
+/** Params shared by the partial, combine and aggregate steps of a monoid reduction. */
+export interface MonoidParams {
+  readonly op: MonoidOp;
+  /** Reduced axes of the input block. */
+  readonly axes: readonly number[];
+  /** Cast each input element to this dtype first (the `dtype` option of sum/prod/mean). */
+  readonly castTo?: DType;
+  /** Output dtype (aggregate). */
+  readonly dtype: DType;
+}
+
+const MAX: Record<DType, number> = {
+  float64: Infinity,
+  float32: Infinity,
+  int32: 2147483647,
+  int16: 32767,
+  int8: 127,
+  uint32: 4294967295,
+  uint16: 65535,
+  uint8: 255,
+  bool: 1,
+};
+
+const MIN: Record<DType, number> = {
+  float64: -Infinity,
+  float32: -Infinity,
+  int32: -2147483648,
+  int16: -32768,
+  int8: -128,
+  uint32: 0,
+  uint16: 0,
+  uint8: 0,
+  bool: 0,
+};
+
+interface Monoid {
+  /** The loops; prod wraps like int32 when the output dtype is an integer. */
+  runs(outDtype: DType): RunOp;
+  accDtype(inDtype: DType): DType;
+  identity(accDtype: DType): number;
+}
+
+const intProduct = (d: DType): boolean => !isFloat(d);
+
+const monoids: Record<MonoidOp, Monoid> = {
+  sum: { runs: () => sumRuns, accDtype: () => 'float64', identity: () => 0 },
+  mean: { runs: () => sumRuns, accDtype: () => 'float64', identity: () => 0 },
+  prod: {
+    runs: (d) => (intProduct(d) ? imulRuns : prodRuns),
+    accDtype: () => 'float64',
+    identity: () => 1,
+  },
+  min: { runs: () => minRuns, accDtype: (d) => d, identity: (d) => MAX[d] },
+  max: { runs: () => maxRuns, accDtype: (d) => d, identity: (d) => MIN[d] },
+  any: { runs: () => anyRuns, accDtype: () => 'bool', identity: () => 0 },
+  all: { runs: () => allRuns, accDtype: () => 'bool', identity: () => 1 },
+};
+
+/**
+ * The loops, accumulator dtype and identity of a monoid reduction of `blockDtype` blocks
+ * (for kernels that reduce values as they produce them, such as 'ew-reduce').
+ * @example
+ * monoidSetup('sum', 'int32', 'int32').accDtype; // 'float64'
+ */
+export function monoidSetup(
+  op: MonoidOp,
+  blockDtype: DType,
+  outDtype: DType,
+): { runs: RunOp; accDtype: DType; identity: number } {
+  const m = monoids[op];
+  const accDtype = m.accDtype(blockDtype);
+  return { runs: m.runs(outDtype), accDtype, identity: m.identity(accDtype) };
+}
+
+/** A 0-d float64 block holding `v`. */
+export function scalarBlock(v: number): NDArray {
+  const d = allocate('float64', 1);
+  d[0] = v;
+  return new NDArray(d, [], 'float64');
+}
+
+/** The keepdims shape of a block reduced over `axes`, and the count reduced per output. */
+export function reducedShape(
+  shape: readonly number[],
+  axes: readonly number[],
+): { shape: number[]; count: number } {
+  let count = 1;
+  const out = shape.map((n, ax) => {
+    if (!axes.includes(ax)) return n;
+    count *= n;
+    return 1;
+  });
+  return { shape: out, count };
+}
+
+/** Reduce one input block: [values, count]. */
+export function monoidPartial(x: NDArray, p: MonoidParams): Chunk {
+  const m = monoids[p.op];
+  const block = p.castTo === undefined ? x : convertBlock(x, p.castTo);
+  const layout = runLayout(block.shape, p.axes);
+  const accDtype = m.accDtype(block.dtype);
+  const acc = allocate(accDtype, layout.outSize).fill(m.identity(accDtype));
+  reduceRuns(m.runs(p.dtype), layout, block.data, acc);
+  const { shape, count } = reducedShape(block.shape, p.axes);
+  return [new NDArray(acc, shape, accDtype), scalarBlock(count)];
+}
+
+/** Merge intermediates element-wise, in the order given. */
+export function monoidMerge(parts: readonly Chunk[], p: MonoidParams): Chunk {
+  const [first, firstCount] = parts[0] as [NDArray, NDArray];
+  if (parts.length === 1) return parts[0]!;
+  const acc = allocate(first.dtype, first.size);
+  acc.set(first.data);
+  let count = firstCount.data[0]!;
+  const runs = monoids[p.op].runs(p.dtype);
+  for (let k = 1; k < parts.length; k++) {
+    const [v, c] = parts[k] as [NDArray, NDArray];
+    runs.accumulateRows(v.data, 0, 0, 1, v.size, acc, 0, 0);
+    count += c.data[0]!;
+  }
+  return [new NDArray(acc, first.shape, first.dtype), scalarBlock(count)];
+}
+
+/** The final values of a merged intermediate, in keepdims shape and the output dtype. */
+export function monoidFinalize(part: Chunk, p: MonoidParams): NDArray {
+  const [v, c] = part as [NDArray, NDArray];
+  const count = c.data[0]!;
+  if ((p.op === 'min' || p.op === 'max') && count === 0 && v.size > 0) {
+    throw new ValueError(
+      `${p.op}: zero-size reduction over axes ${JSON.stringify(p.axes)} has no identity`,
+    );
+  }
+  if (p.op === 'mean') {
+    const out = allocate(p.dtype, v.size);
+    for (let i = 0; i < v.size; i++) out[i] = v.data[i]! / count;
+    return new NDArray(out, v.shape, p.dtype);
+  }
+  return convertBlock(v, p.dtype);
+}

@@ -1,0 +1,78 @@
+// Variance and standard deviation: per-block two-pass moments merged pairwise with Chan et
+// al.'s parallel algorithm (1979), so large offsets (1e8 + noise) keep full precision.
+
+import { allocate, type DType } from '../../../array/dtype.ts';
+import { NDArray } from '../../../array/ndarray.ts';
+import type { Chunk } from '../../../kernels/types.ts';
+import { sqdevRuns, sumRuns } from './reduce-loops.ts';
+import { reducedShape, scalarBlock } from './reduce-monoid.ts';
+import { reduceRuns, runLayout } from './reduce-runs.ts';
+
+/** Params of the var/std steps; intermediates are [count (0-d), mean, M2] in float64. */
+export interface MomentParams {
+  readonly op: 'var';
+  readonly axes: readonly number[];
+  /** Degrees of freedom subtracted from the count (the Array API's `correction`). */
+  readonly correction: number;
+  /** Return the square root (std). */
+  readonly sqrt: boolean;
+  readonly dtype: DType;
+}
+
+/** Moments of one block: the mean first, then squared deviations from it. */
+export function momentPartial(x: NDArray, p: MomentParams): Chunk {
+  const layout = runLayout(x.shape, p.axes);
+  const { shape, count } = reducedShape(x.shape, p.axes);
+  const mean = allocate('float64', layout.outSize) as Float64Array;
+  reduceRuns(sumRuns, layout, x.data, mean);
+  if (count > 0) for (let i = 0; i < mean.length; i++) mean[i] = mean[i]! / count;
+  const m2 = allocate('float64', layout.outSize) as Float64Array;
+  reduceRuns(sqdevRuns, layout, x.data, m2, mean);
+  return [
+    scalarBlock(count),
+    new NDArray(mean, shape, 'float64'),
+    new NDArray(m2, shape, 'float64'),
+  ];
+}
+
+/** Merge moments in order: n = na + nb, mean += δ·nb/n, M2 = M2a + M2b + δ²·na·nb/n. */
+export function momentMerge(parts: readonly Chunk[]): Chunk {
+  if (parts.length === 1) return parts[0]!;
+  const [c0, m0, s0] = parts[0] as [NDArray, NDArray, NDArray];
+  const mean = allocate('float64', m0.size) as Float64Array;
+  const m2 = allocate('float64', m0.size) as Float64Array;
+  mean.set(m0.data);
+  m2.set(s0.data);
+  let na = c0.data[0]!;
+  for (let k = 1; k < parts.length; k++) {
+    const [cb, mb, sb] = parts[k] as [NDArray, NDArray, NDArray];
+    const nb = cb.data[0]!;
+    if (nb === 0) continue;
+    const n = na + nb;
+    const wb = nb / n;
+    const wab = (na * nb) / n;
+    for (let i = 0; i < mean.length; i++) {
+      const delta = mb.data[i]! - mean[i]!;
+      mean[i] = mean[i]! + delta * wb;
+      m2[i] = m2[i]! + sb.data[i]! + delta * delta * wab;
+    }
+    na = n;
+  }
+  return [
+    scalarBlock(na),
+    new NDArray(mean, m0.shape, 'float64'),
+    new NDArray(m2, m0.shape, 'float64'),
+  ];
+}
+
+/** var = M2 / max(n − correction, 0) (NaN or Infinity past it, as NumPy); std its root. */
+export function momentFinalize(part: Chunk, p: MomentParams): NDArray {
+  const [c, , s] = part as [NDArray, NDArray, NDArray];
+  const denom = Math.max(c.data[0]! - p.correction, 0);
+  const out = allocate(p.dtype, s.size);
+  for (let i = 0; i < s.size; i++) {
+    const v = s.data[i]! / denom;
+    out[i] = p.sqrt ? Math.sqrt(v) : v;
+  }
+  return new NDArray(out, s.shape, p.dtype);
+}

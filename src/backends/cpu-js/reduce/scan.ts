@@ -1,0 +1,111 @@
+// Cumulative-sum kernels: a scan inside each block, the block's total, the carry chain
+// between blocks and the final add of each block's carry (Dask's sequential cumreduction).
+
+import { allocate, type DType, isFloat } from '../../../array/dtype.ts';
+import { NDArray } from '../../../array/ndarray.ts';
+import type { Chunk, Kernel } from '../../../kernels/types.ts';
+import { convertBlock } from '../layout/layout.ts';
+
+/** A block seen as [pre, n, post] around `axis`. */
+function around(shape: readonly number[], axis: number): [number, number, number] {
+  let pre = 1;
+  let post = 1;
+  for (let ax = 0; ax < axis; ax++) pre *= shape[ax]!;
+  for (let ax = axis + 1; ax < shape.length; ax++) post *= shape[ax]!;
+  return [pre, shape[axis]!, post];
+}
+
+function block(c: Chunk | undefined): NDArray {
+  if (!(c instanceof NDArray)) throw new TypeError('cumsum: expected an array block');
+  return c;
+}
+
+/**
+ * Inclusive cumulative sum of a block along `axis`, accumulated in float64 row by row
+ * (the running row stays in cache) and stored in `dtype`. Elements are cast to an integer
+ * or bool `dtype` first, as NumPy does.
+ * @example
+ * cumsumBlock(ndarray([1, 2, 3]), 0, 'float64').toArray(); // [1, 3, 6]
+ */
+export function cumsumBlock(x: NDArray, axis: number, dtype: DType): NDArray {
+  const [pre, n, post] = around(x.shape, axis);
+  const out = allocate(dtype, x.size);
+  const src = (isFloat(dtype) ? x : convertBlock(x, dtype)).data;
+  if (post === 1) {
+    for (let i = 0; i < pre; i++) {
+      let acc = 0;
+      for (let k = i * n; k < (i + 1) * n; k++) {
+        acc += src[k]!;
+        out[k] = acc;
+      }
+    }
+    return new NDArray(out, x.shape, dtype);
+  }
+  const run = new Float64Array(post);
+  for (let i = 0; i < pre; i++) {
+    run.fill(0);
+    const base = i * n * post;
+    for (let k = 0; k < n; k++) {
+      const row = base + k * post;
+      for (let q = 0; q < post; q++) {
+        const v = run[q]! + src[row + q]!;
+        run[q] = v;
+        out[row + q] = v;
+      }
+    }
+  }
+  return new NDArray(out, x.shape, dtype);
+}
+
+/** The last slice along `axis` of a scanned block (zeros for an empty one), axis kept as 1. */
+export function lastSlice(x: NDArray, axis: number): NDArray {
+  const [pre, n, post] = around(x.shape, axis);
+  const shape = x.shape.map((s, ax) => (ax === axis ? 1 : s));
+  const out = allocate(x.dtype, pre * post);
+  if (n > 0) {
+    for (let i = 0; i < pre; i++) {
+      const from = (i * n + n - 1) * post;
+      out.set(x.data.subarray(from, from + post), i * post);
+    }
+  }
+  return new NDArray(out, shape, x.dtype);
+}
+
+/** `x + carry`, with `carry` (size 1 along `axis`) repeated along it. */
+export function addCarry(x: NDArray, carry: NDArray, axis: number): NDArray {
+  const [pre, n, post] = around(x.shape, axis);
+  const out = allocate(x.dtype, x.size);
+  const src = x.data;
+  const c = carry.data;
+  for (let i = 0; i < pre; i++) {
+    for (let k = 0; k < n; k++) {
+      const row = (i * n + k) * post;
+      for (let q = 0; q < post; q++) out[row + q] = src[row + q]! + c[i * post + q]!;
+    }
+  }
+  return new NDArray(out, x.shape, x.dtype);
+}
+
+/** Scan kernels by name; registered in backends/cpu-js/registry. */
+export const scanKernels: Record<string, Kernel<never>> = {
+  /** Per-block cumulative sum: params `{ axis, dtype }`. */
+  'cumsum-block': ((inputs: Chunk[], p: { axis: number; dtype: DType }) =>
+    cumsumBlock(block(inputs[0]), p.axis, p.dtype)) as Kernel<never>,
+  /** A scanned block's total along `axis`: params `{ axis }`. */
+  'cumsum-total': ((inputs: Chunk[], p: { axis: number }) =>
+    lastSlice(block(inputs[0]), p.axis)) as Kernel<never>,
+  /** Carry of the next block: the sum of the inputs (previous carry and total). */
+  'cumsum-carry': ((inputs: Chunk[]) => {
+    const first = block(inputs[0]);
+    if (inputs.length === 1) return first;
+    const out = allocate(first.dtype, first.size);
+    const b = block(inputs[1]).data;
+    for (let i = 0; i < out.length; i++) out[i] = first.data[i]! + b[i]!;
+    return new NDArray(out, first.shape, first.dtype);
+  }) as Kernel<never>,
+  /** A scanned block plus its carry (the first block has none): params `{ axis }`. */
+  'cumsum-add': ((inputs: Chunk[], p: { axis: number }) => {
+    const x = block(inputs[0]);
+    return inputs.length === 1 ? x : addCarry(x, block(inputs[1]), p.axis);
+  }) as Kernel<never>,
+};

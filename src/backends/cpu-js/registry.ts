@@ -1,0 +1,91 @@
+// The default kernel registry: every built-in kernel by name, importable by worker threads.
+// Kernel modules register here; nothing in this file may import array/ or apply/ code.
+
+import { NDArray } from '../../array/ndarray.ts';
+import { ShapeError, TaskError } from '../../errors.ts';
+import { npyKernels } from '../../io/npy-read.ts';
+import { zarrKernels } from '../../io/zarr-io.ts';
+import { kernelLabel } from '../../kernels/run-task.ts';
+import type { AsyncKernel, Chunk, Kernel, KernelRegistry } from '../../kernels/types.ts';
+import { applyKernels } from './apply/apply.ts';
+import { blockwiseKernels } from './apply/blockwise.ts';
+import { elementwiseKernels } from './elementwise/elementwise.ts';
+import { ewReduceKernels } from './elementwise/ew-reduce.ts';
+import { viewKernels } from './elementwise/ew-view.ts';
+import { gatherKernels } from './layout/gather.ts';
+import { layoutKernels } from './layout/layout.ts';
+import { type StridedSelection, sliceND } from './layout/slice.ts';
+import { einsumKernels } from './linalg/einsum.ts';
+import { matmulKernels } from './linalg/matmul.ts';
+import { reduceKernels } from './reduce/reduce.ts';
+import { scanKernels } from './reduce/scan.ts';
+import { creationKernels } from './source/creation.ts';
+import { randomKernels } from './source/random.ts';
+import { sourceReducePartial } from './source/source-reduce.ts';
+
+/** The default registry of built-in kernels. */
+export const builtinKernels: KernelRegistry = new Map();
+
+/** Add kernels to a registry (the default one unless given). */
+export function registerKernels(
+  kernels: Record<string, Kernel<never> | AsyncKernel<never>>,
+  registry: KernelRegistry = builtinKernels,
+): void {
+  for (const [name, k] of Object.entries(kernels)) registry.set(name, k);
+}
+
+function asArray(c: Chunk): NDArray {
+  if (!(c instanceof NDArray)) throw new TypeError('expected an array block, got a tuple');
+  return c;
+}
+
+registerKernels({
+  /** Strided selection of the one input block. */
+  slice: ((inputs: Chunk[], p: StridedSelection) =>
+    sliceND(asArray(inputs[0]!), p)) as Kernel<never>,
+  /** Element `index` of a tuple block. */
+  pick: ((inputs: Chunk[], p: { index: number }) =>
+    (inputs[0] as Chunk[])[p.index]!) as Kernel<never>,
+});
+
+/** Params of the 'fused' kernel: steps run in order; the last step's value is the result.
+ * A step input `i >= 0` is the task's input i; `i < 0` is the value of step `-i - 1`. */
+export interface FusedParams {
+  readonly steps: readonly { kernel: string; params: unknown; inputs: readonly number[] }[];
+}
+
+registerKernels({
+  fused: ((inputs: Chunk[], p: FusedParams, ctx) => {
+    // sources reduced as they are generated, tile by tile (same values as the steps)
+    const reduced = sourceReducePartial(p.steps);
+    if (reduced !== undefined) return reduced;
+    const values: Chunk[] = [];
+    for (const step of p.steps) {
+      const args = step.inputs.map((i) => (i >= 0 ? inputs[i]! : values[-i - 1]!));
+      try {
+        values.push(ctx.run(step.kernel, args, step.params));
+      } catch (e) {
+        // name the step that failed, not 'fused'
+        const own = e instanceof TaskError || (e instanceof ShapeError && e.key === ctx.key);
+        throw own ? e : new TaskError(ctx.key, kernelLabel(step), e);
+      }
+    }
+    return values[values.length - 1]!;
+  }) as Kernel<never>,
+});
+
+registerKernels(gatherKernels);
+registerKernels(layoutKernels);
+registerKernels(reduceKernels);
+registerKernels(scanKernels);
+registerKernels(blockwiseKernels);
+registerKernels(matmulKernels);
+registerKernels(npyKernels);
+registerKernels(zarrKernels);
+registerKernels(einsumKernels);
+registerKernels(elementwiseKernels);
+registerKernels(creationKernels);
+registerKernels(randomKernels);
+registerKernels(applyKernels);
+registerKernels(viewKernels);
+registerKernels(ewReduceKernels);

@@ -1,0 +1,125 @@
+// The kernel that reads one block of a .npy file: the block's region, read run by run with
+// positioned reads (no whole-file load), byte-swapped for big-endian files and transposed
+// for Fortran-ordered ones.
+
+import { closeSync, openSync, readSync } from 'node:fs';
+import { allocate, type DType, type TypedArray } from '../array/dtype.ts';
+import { cStrides, NDArray, shapeSize } from '../array/ndarray.ts';
+import { permuteBlock } from '../backends/cpu-js/layout/layout.ts';
+import type { Chunk, Kernel } from '../kernels/types.ts';
+
+/** Params of 'npy-read': the region `start` + `count` of the array stored at `dataOffset`. */
+export interface NpyReadParams {
+  readonly path: string;
+  readonly dataOffset: number;
+  /** The array's shape in file order (reversed for Fortran order). */
+  readonly fileShape: readonly number[];
+  readonly dtype: DType;
+  readonly bigEndian: boolean;
+  readonly fortran: boolean;
+  /** The block's region in the array's (logical) axes. */
+  readonly start: readonly number[];
+  readonly count: readonly number[];
+}
+
+/**
+ * Read region `start`/`count` of a C-ordered array of `shape` (element size `size`) from
+ * `fd` at `base` into `out`: whole runs of the innermost full axes at a time.
+ */
+function readRegion(
+  fd: number,
+  base: number,
+  shape: readonly number[],
+  size: number,
+  start: readonly number[],
+  count: readonly number[],
+  out: Uint8Array,
+): void {
+  const n = shape.length;
+  const strides = cStrides(shape);
+  // Axes from `inner` on are read whole with the axis before: one run per outer index.
+  let inner = n;
+  while (inner > 0 && (inner === n || count[inner]! === shape[inner]!)) inner--;
+  if (n === 0) inner = 0;
+  const runElems = n === 0 ? 1 : count[inner]! * (inner + 1 < n ? strides[inner]! : 1);
+  const runBytes = runElems * size;
+  const outer = shapeSize(count.slice(0, inner));
+  const idx = new Array<number>(inner).fill(0);
+  let at = 0;
+  for (let r = 0; r < outer; r++) {
+    let elem = n === 0 ? 0 : start[inner]! * strides[inner]!;
+    for (let a = 0; a < inner; a++) elem += (start[a]! + idx[a]!) * strides[a]!;
+    readFully(fd, out, at, runBytes, base + elem * size);
+    at += runBytes;
+    for (let a = inner - 1; a >= 0; a--) {
+      if (++idx[a]! < count[a]!) break;
+      idx[a] = 0;
+    }
+  }
+}
+
+function readFully(fd: number, out: Uint8Array, at: number, bytes: number, pos: number): void {
+  let done = 0;
+  while (done < bytes) {
+    const got = readSync(fd, out, at + done, bytes - done, pos + done);
+    if (got === 0) throw new RangeError(`npy-read: the file ended at byte ${pos + done}`);
+    done += got;
+  }
+}
+
+function swapBytes(bytes: Uint8Array, size: number): void {
+  for (let i = 0; i < bytes.length; i += size) bytes.subarray(i, i + size).reverse();
+}
+
+/**
+ * Fill `out` with the sub-block at `start` (relative to the task's block) of shape `tile`,
+ * read from the file: what a tiled reduction of a C-ordered .npy block reads tile by tile.
+ * Fortran-ordered files return undefined (their tiles are not runs of the file).
+ * @example
+ * const fill = npyTileFill(params);
+ * fill?.(new Float64Array(16384), [0, 0], [16, 1024]);
+ */
+export function npyTileFill(
+  p: NpyReadParams,
+): ((out: TypedArray, start: readonly number[], tile: readonly number[]) => void) | undefined {
+  if (p.fortran) return undefined;
+  return (out, start, tile) =>
+    readInto(
+      p,
+      p.start.map((s, ax) => s + start[ax]!),
+      tile,
+      out,
+    );
+}
+
+/** Read region `start` + `count` (in file order) of the file's array into `out`, in place. */
+function readInto(
+  p: NpyReadParams,
+  start: readonly number[],
+  count: readonly number[],
+  out: TypedArray,
+): void {
+  const bytes = new Uint8Array(out.buffer, out.byteOffset, out.byteLength);
+  const fd = openSync(p.path, 'r');
+  try {
+    readRegion(fd, p.dataOffset, p.fileShape, out.BYTES_PER_ELEMENT, start, count, bytes);
+  } finally {
+    closeSync(fd);
+  }
+  if (p.bigEndian && out.BYTES_PER_ELEMENT > 1) swapBytes(bytes, out.BYTES_PER_ELEMENT);
+}
+
+export const npyKernels: Record<string, Kernel<never>> = {
+  'npy-read': ((_: Chunk[], p: NpyReadParams) => {
+    const count = p.fortran ? [...p.count].reverse() : p.count;
+    const start = p.fortran ? [...p.start].reverse() : p.start;
+    const data = allocate(p.dtype, shapeSize(count));
+    readInto(p, start, count, data);
+    const block = new NDArray(data, count, p.dtype);
+    if (!p.fortran) return block;
+    return permuteBlock(
+      block,
+      count.map((_, i) => count.length - 1 - i),
+    );
+  }) as Kernel<never>,
+};

@@ -1,0 +1,126 @@
+// Asynchronous kernels that read and write blocks of a Zarr array (v2 or v3) through zarrita:
+// each worker opens an array once and reads or writes the region of its task.
+
+import type * as Zarr from 'zarrita';
+import { type DType, type TypedArray, typedArrayCtor } from '../array/dtype.ts';
+import { cStrides, NDArray, shapeSize } from '../array/ndarray.ts';
+import { gatherStrided } from '../backends/cpu-js/layout/layout.ts';
+import type { AsyncKernel, Chunk } from '../kernels/types.ts';
+
+/** Where a Zarr hierarchy lives, as plain data every thread can open. */
+export type ZarrStoreRef =
+  | { readonly kind: 'fs'; readonly root: string }
+  | { readonly kind: 'fetch'; readonly url: string };
+
+/** The array a task reads or writes, and the metadata it was planned against. */
+export interface ZarrArrayRef {
+  readonly store: ZarrStoreRef;
+  /** Path of the array inside the store ('/' for the root). */
+  readonly path: string;
+  readonly shape: readonly number[];
+  readonly dtype: DType;
+}
+
+/** Params of 'zarr-read' and 'zarr-write': an array and the region of the block. */
+export interface ZarrRegionParams {
+  readonly array: ZarrArrayRef;
+  readonly start: readonly number[];
+  readonly count: readonly number[];
+}
+
+type AnyArray = Zarr.Array<Zarr.DataType, Zarr.Readable>;
+type ZarrModule = typeof Zarr;
+
+// zarrita loads on the first Zarr task of a thread, not with every worker.
+let zarrModule: Promise<{ zarr: ZarrModule; Fs: typeof import('@zarrita/storage/fs').default }>;
+
+/**
+ * zarrita and its filesystem store, imported once per thread.
+ * @example
+ * const { zarr } = await loadZarr();
+ */
+export function loadZarr(): typeof zarrModule {
+  zarrModule ??= Promise.all([import('zarrita'), import('@zarrita/storage/fs')]).then(
+    ([zarr, fs]) => ({ zarr, Fs: fs.default }),
+  );
+  return zarrModule;
+}
+
+/**
+ * The zarrita store for a reference.
+ * @example
+ * const store = await openZarrStore({ kind: 'fs', root: '/data/volume.zarr' });
+ */
+export async function openZarrStore(
+  ref: ZarrStoreRef,
+): Promise<Zarr.Readable & Partial<Zarr.AsyncMutable>> {
+  const { zarr, Fs } = await loadZarr();
+  return ref.kind === 'fs' ? new Fs(ref.root) : new zarr.FetchStore(ref.url);
+}
+
+// Arrays opened on this thread, by store, path and the metadata the graph was built with.
+const opened = new Map<string, Promise<AnyArray>>();
+
+/** Open (once per thread) the array a task names. */
+export function openZarrArray(ref: ZarrArrayRef): Promise<AnyArray> {
+  const key = JSON.stringify(ref);
+  let arr = opened.get(key);
+  if (arr === undefined) {
+    arr = Promise.all([loadZarr(), openZarrStore(ref.store)]).then(([{ zarr }, store]) =>
+      zarr.open(zarr.root(store).resolve(ref.path), { kind: 'array' }),
+    );
+    arr.catch(() => opened.delete(key));
+    opened.set(key, arr);
+  }
+  return arr;
+}
+
+const selection = (zarr: ZarrModule, p: ZarrRegionParams): Zarr.Slice[] | null =>
+  p.array.shape.length === 0 ? null : p.start.map((s, i) => zarr.slice(s, s + p.count[i]!));
+
+/** zarrita's chunk data as a TypedArray of `dtype` (bool arrays are bytes underneath). */
+function typedData(zarr: ZarrModule, data: unknown, dtype: DType): TypedArray {
+  if (data instanceof zarr.BoolArray) {
+    return new Uint8Array(data.buffer, data.byteOffset, data.length);
+  }
+  if (ArrayBuffer.isView(data) && data.constructor === typedArrayCtor(dtype)) {
+    return data as TypedArray;
+  }
+  throw new TypeError(
+    `zarr-read: got ${String(data?.constructor?.name)} data for a ${dtype} array`,
+  );
+}
+
+export const zarrKernels: Record<string, AsyncKernel<never>> = {
+  'zarr-read': (async (_: Chunk[], p: ZarrRegionParams) => {
+    const { zarr } = await loadZarr();
+    const arr = await openZarrArray(p.array);
+    const got = await zarr.get(arr, selection(zarr, p));
+    const { dtype } = p.array;
+    if (typeof got !== 'object' || got === null) {
+      // a 0-d read comes back as a scalar
+      const data = new (typedArrayCtor(dtype))(1);
+      data[0] = Number(got);
+      return gatherStrided(data, 0, [], [], dtype);
+    }
+    const chunk = got as Zarr.Chunk<Zarr.DataType>;
+    // Copied into shared memory (and C order) so worker threads can share the block.
+    return gatherStrided(typedData(zarr, chunk.data, dtype), 0, chunk.stride, [...p.count], dtype);
+  }) as AsyncKernel<never>,
+
+  /** Writes the one input block at its region; returns a 1-element count of its elements. */
+  'zarr-write': (async (inputs: Chunk[], p: ZarrRegionParams) => {
+    const block = inputs[0] as NDArray;
+    const { zarr } = await loadZarr();
+    const arr = (await openZarrArray(p.array)) as Zarr.Array<Zarr.DataType, Zarr.Mutable>;
+    const data =
+      block.dtype === 'bool'
+        ? new zarr.BoolArray(block.data.buffer, block.data.byteOffset, block.size)
+        : block.data;
+    const value = { data, shape: [...block.shape], stride: cStrides(block.shape) };
+    await zarr.set(arr, selection(zarr, p), value as Zarr.Chunk<Zarr.DataType>);
+    const out = new Float64Array(1);
+    out[0] = shapeSize(block.shape);
+    return new NDArray(out, [1], 'float64');
+  }) as AsyncKernel<never>,
+};
