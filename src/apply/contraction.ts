@@ -8,8 +8,9 @@ import { unravelBlock } from '../chunking/blocks.ts';
 import type { Chunks } from '../chunking/types.ts';
 import { config } from '../config.ts';
 import { defineLayer } from '../graph/define-layer.ts';
-import type { BlockRef, Layer, TaskSpec } from '../graph/layer.ts';
+import type { BackendRef, BlockRef, Layer, TaskSpec } from '../graph/layer.ts';
 import { type BlockwisePlan, contractedGrid, inputBlock } from './blockwise-plan.ts';
+import { dispatchLayer } from './dispatch-layer.ts';
 
 export interface ContractionSpec {
   /** Operation label ('matmul', 'einsum', …). */
@@ -49,7 +50,13 @@ function groupInputs(
 }
 
 /** One level of the sum tree: block [..b, j] sums blocks [..b, j*s .. ) of `prev`. */
-function sumLevel(spec: ContractionSpec, prev: Layer, outChunks: Chunks, level: number): Layer {
+function sumLevel(
+  spec: ContractionSpec,
+  prev: Layer,
+  outChunks: Chunks,
+  level: number,
+  backend: BackendRef,
+): Layer {
   const s = spec.splitEvery ?? config.splitEvery;
   const count = prev.chunks[prev.chunks.length - 1]!.length;
   const next = Math.ceil(count / s);
@@ -61,6 +68,7 @@ function sumLevel(spec: ContractionSpec, prev: Layer, outChunks: Chunks, level: 
     deps: [prev],
     chunks: last ? outChunks : [...outChunks, ones(next)],
     dtype: spec.dtype,
+    backend,
     task: (b): TaskSpec => {
       const out = last ? b : b.slice(0, -1);
       const j = last ? 0 : b[b.length - 1]!;
@@ -86,6 +94,15 @@ export function contraction(spec: ContractionSpec): LazyArray {
   const partials = Math.ceil(total / g);
   const single = partials <= 1;
   const params = { ...spec.params, unitAxis: !single };
+  const chunks = single ? plan.outChunks : [...plan.outChunks, ones(partials)];
+  const backend = dispatchLayer({
+    kernel: spec.kernel,
+    params,
+    deps: plan.deps,
+    chunks,
+    dtype: spec.dtype,
+    fn: spec.op,
+  });
   const partial = defineLayer({
     op: single ? spec.op : `${spec.op}-partial`,
     token: [
@@ -97,8 +114,9 @@ export function contraction(spec: ContractionSpec): LazyArray {
       g,
     ],
     deps: plan.deps,
-    chunks: single ? plan.outChunks : [...plan.outChunks, ones(partials)],
+    chunks,
     dtype: spec.dtype,
+    backend,
     task: (b): TaskSpec => {
       const out = single ? b : b.slice(0, -1);
       const p = single ? 0 : b[b.length - 1]!;
@@ -108,7 +126,7 @@ export function contraction(spec: ContractionSpec): LazyArray {
   });
   let layer = partial;
   for (let level = 0; !single && layer.chunks.length > plan.outChunks.length; level++) {
-    layer = sumLevel(spec, layer, plan.outChunks, level);
+    layer = sumLevel(spec, layer, plan.outChunks, level, backend);
   }
   return new LazyArray(layer);
 }

@@ -2,6 +2,7 @@
 // Each call adds one fusable 'ew' layer; dtypes follow NumPy (integers wrap at their width).
 
 import type { LazyArray } from '../array/lazy-array.ts';
+import { type CallOptions, withCallBackend } from '../dispatch/with-backend.ts';
 import { ValueError } from '../errors.ts';
 import { elementwise, node, type Operand } from './elementwise.ts';
 import {
@@ -35,8 +36,8 @@ export function elementwiseOp(fn: string, rule: DTypeRule, ...operands: Operand[
  * @example
  * add(fromArray([1, 2, 3]), 1); // [2, 3, 4]
  */
-export function add(x: Operand, y: Operand): LazyArray {
-  return elementwiseOp('add', keep, x, y);
+export function add(x: Operand, y: Operand, opts?: CallOptions): LazyArray {
+  return withCallBackend('add', opts?.backend, () => elementwiseOp('add', keep, x, y));
 }
 
 /**
@@ -44,8 +45,8 @@ export function add(x: Operand, y: Operand): LazyArray {
  * @example
  * subtract(10, fromArray([1, 2])); // [9, 8]
  */
-export function subtract(x: Operand, y: Operand): LazyArray {
-  return elementwiseOp('subtract', numeric, x, y);
+export function subtract(x: Operand, y: Operand, opts?: CallOptions): LazyArray {
+  return withCallBackend('subtract', opts?.backend, () => elementwiseOp('subtract', numeric, x, y));
 }
 
 /**
@@ -53,8 +54,8 @@ export function subtract(x: Operand, y: Operand): LazyArray {
  * @example
  * multiply(fromArray([[1], [2]]), fromArray([1, 10])); // [[1, 10], [2, 20]]
  */
-export function multiply(x: Operand, y: Operand): LazyArray {
-  return elementwiseOp('multiply', keep, x, y);
+export function multiply(x: Operand, y: Operand, opts?: CallOptions): LazyArray {
+  return withCallBackend('multiply', opts?.backend, () => elementwiseOp('multiply', keep, x, y));
 }
 
 /**
@@ -62,8 +63,8 @@ export function multiply(x: Operand, y: Operand): LazyArray {
  * @example
  * divide(fromArray(new Int32Array([1, 3])), 2); // float64 [0.5, 1.5]
  */
-export function divide(x: Operand, y: Operand): LazyArray {
-  return elementwiseOp('divide', toFloat, x, y);
+export function divide(x: Operand, y: Operand, opts?: CallOptions): LazyArray {
+  return withCallBackend('divide', opts?.backend, () => elementwiseOp('divide', toFloat, x, y));
 }
 
 /**
@@ -71,8 +72,10 @@ export function divide(x: Operand, y: Operand): LazyArray {
  * @example
  * floorDivide(fromArray(new Int32Array([-7, 7])), 2); // [-4, 3]
  */
-export function floorDivide(x: Operand, y: Operand): LazyArray {
-  return elementwiseOp('floorDivide', boolToInt8, x, y);
+export function floorDivide(x: Operand, y: Operand, opts?: CallOptions): LazyArray {
+  return withCallBackend('floorDivide', opts?.backend, () =>
+    elementwiseOp('floorDivide', boolToInt8, x, y),
+  );
 }
 
 /**
@@ -80,8 +83,10 @@ export function floorDivide(x: Operand, y: Operand): LazyArray {
  * @example
  * remainder(fromArray(new Int32Array([-7, 7])), 3); // [2, 1]
  */
-export function remainder(x: Operand, y: Operand): LazyArray {
-  return elementwiseOp('remainder', boolToInt8, x, y);
+export function remainder(x: Operand, y: Operand, opts?: CallOptions): LazyArray {
+  return withCallBackend('remainder', opts?.backend, () =>
+    elementwiseOp('remainder', boolToInt8, x, y),
+  );
 }
 
 /**
@@ -90,7 +95,11 @@ export function remainder(x: Operand, y: Operand): LazyArray {
  * @example
  * pow(fromArray([1, 2, 3]), 2); // [1, 4, 9]
  */
-export function pow(x: Operand, y: Operand): LazyArray {
+export function pow(x: Operand, y: Operand, opts?: CallOptions): LazyArray {
+  return withCallBackend('pow', opts?.backend, () => powOp(x, y));
+}
+
+function powOp(x: Operand, y: Operand): LazyArray {
   return elementwise('pow', [x, y], (args) => {
     const d = boolToInt8('pow', promoted(args));
     checkScalarsFit('pow', args, d);
@@ -109,8 +118,8 @@ export function pow(x: Operand, y: Operand): LazyArray {
  * @example
  * maximum(fromArray([1, 5]), 3); // [3, 5]
  */
-export function maximum(x: Operand, y: Operand): LazyArray {
-  return elementwiseOp('maximum', keep, x, y);
+export function maximum(x: Operand, y: Operand, opts?: CallOptions): LazyArray {
+  return withCallBackend('maximum', opts?.backend, () => elementwiseOp('maximum', keep, x, y));
 }
 
 /**
@@ -118,8 +127,8 @@ export function maximum(x: Operand, y: Operand): LazyArray {
  * @example
  * minimum(fromArray([1, 5]), 3); // [1, 3]
  */
-export function minimum(x: Operand, y: Operand): LazyArray {
-  return elementwiseOp('minimum', keep, x, y);
+export function minimum(x: Operand, y: Operand, opts?: CallOptions): LazyArray {
+  return withCallBackend('minimum', opts?.backend, () => elementwiseOp('minimum', keep, x, y));
 }
 
 /**
@@ -127,8 +136,8 @@ export function minimum(x: Operand, y: Operand): LazyArray {
  * @example
  * negative(fromArray([1, -2])); // [-1, 2]
  */
-export function negative(x: Operand): LazyArray {
-  return elementwiseOp('negative', numeric, x);
+export function negative(x: Operand, opts?: CallOptions): LazyArray {
+  return withCallBackend('negative', opts?.backend, () => elementwiseOp('negative', numeric, x));
 }
 
 /**
@@ -136,8 +145,8 @@ export function negative(x: Operand): LazyArray {
  * @example
  * abs(fromArray([-1.5, 2])); // [1.5, 2]
  */
-export function abs(x: Operand): LazyArray {
-  return elementwiseOp('abs', keep, x);
+export function abs(x: Operand, opts?: CallOptions): LazyArray {
+  return withCallBackend('abs', opts?.backend, () => elementwiseOp('abs', keep, x));
 }
 
 /**
@@ -145,8 +154,8 @@ export function abs(x: Operand): LazyArray {
  * @example
  * sign(fromArray([-3, 0, 2])); // [-1, 0, 1]
  */
-export function sign(x: Operand): LazyArray {
-  return elementwiseOp('sign', numeric, x);
+export function sign(x: Operand, opts?: CallOptions): LazyArray {
+  return withCallBackend('sign', opts?.backend, () => elementwiseOp('sign', numeric, x));
 }
 
 /**
@@ -154,8 +163,8 @@ export function sign(x: Operand): LazyArray {
  * @example
  * sqrt(fromArray([4, 9])); // [2, 3]
  */
-export function sqrt(x: Operand): LazyArray {
-  return elementwiseOp('sqrt', toFloat, x);
+export function sqrt(x: Operand, opts?: CallOptions): LazyArray {
+  return withCallBackend('sqrt', opts?.backend, () => elementwiseOp('sqrt', toFloat, x));
 }
 
 /**
@@ -163,8 +172,8 @@ export function sqrt(x: Operand): LazyArray {
  * @example
  * exp(fromArray([0])); // [1]
  */
-export function exp(x: Operand): LazyArray {
-  return elementwiseOp('exp', toFloat, x);
+export function exp(x: Operand, opts?: CallOptions): LazyArray {
+  return withCallBackend('exp', opts?.backend, () => elementwiseOp('exp', toFloat, x));
 }
 
 /**
@@ -172,8 +181,8 @@ export function exp(x: Operand): LazyArray {
  * @example
  * expm1(fromArray([1e-10])); // [1.00000000005e-10]
  */
-export function expm1(x: Operand): LazyArray {
-  return elementwiseOp('expm1', toFloat, x);
+export function expm1(x: Operand, opts?: CallOptions): LazyArray {
+  return withCallBackend('expm1', opts?.backend, () => elementwiseOp('expm1', toFloat, x));
 }
 
 /**
@@ -181,8 +190,8 @@ export function expm1(x: Operand): LazyArray {
  * @example
  * log(fromArray([1, Math.E])); // [0, 1]
  */
-export function log(x: Operand): LazyArray {
-  return elementwiseOp('log', toFloat, x);
+export function log(x: Operand, opts?: CallOptions): LazyArray {
+  return withCallBackend('log', opts?.backend, () => elementwiseOp('log', toFloat, x));
 }
 
 /**
@@ -190,8 +199,8 @@ export function log(x: Operand): LazyArray {
  * @example
  * log1p(fromArray([0])); // [0]
  */
-export function log1p(x: Operand): LazyArray {
-  return elementwiseOp('log1p', toFloat, x);
+export function log1p(x: Operand, opts?: CallOptions): LazyArray {
+  return withCallBackend('log1p', opts?.backend, () => elementwiseOp('log1p', toFloat, x));
 }
 
 /**
@@ -199,8 +208,8 @@ export function log1p(x: Operand): LazyArray {
  * @example
  * sin(fromArray([0])); // [0]
  */
-export function sin(x: Operand): LazyArray {
-  return elementwiseOp('sin', toFloat, x);
+export function sin(x: Operand, opts?: CallOptions): LazyArray {
+  return withCallBackend('sin', opts?.backend, () => elementwiseOp('sin', toFloat, x));
 }
 
 /**
@@ -208,8 +217,8 @@ export function sin(x: Operand): LazyArray {
  * @example
  * cos(fromArray([0])); // [1]
  */
-export function cos(x: Operand): LazyArray {
-  return elementwiseOp('cos', toFloat, x);
+export function cos(x: Operand, opts?: CallOptions): LazyArray {
+  return withCallBackend('cos', opts?.backend, () => elementwiseOp('cos', toFloat, x));
 }
 
 /**
@@ -217,8 +226,8 @@ export function cos(x: Operand): LazyArray {
  * @example
  * tan(fromArray([0])); // [0]
  */
-export function tan(x: Operand): LazyArray {
-  return elementwiseOp('tan', toFloat, x);
+export function tan(x: Operand, opts?: CallOptions): LazyArray {
+  return withCallBackend('tan', opts?.backend, () => elementwiseOp('tan', toFloat, x));
 }
 
 /**
@@ -226,8 +235,8 @@ export function tan(x: Operand): LazyArray {
  * @example
  * tanh(fromArray([0])); // [0]
  */
-export function tanh(x: Operand): LazyArray {
-  return elementwiseOp('tanh', toFloat, x);
+export function tanh(x: Operand, opts?: CallOptions): LazyArray {
+  return withCallBackend('tanh', opts?.backend, () => elementwiseOp('tanh', toFloat, x));
 }
 
 /**
@@ -235,8 +244,8 @@ export function tanh(x: Operand): LazyArray {
  * @example
  * floor(fromArray([-1.5, 1.5])); // [-2, 1]
  */
-export function floor(x: Operand): LazyArray {
-  return elementwiseOp('floor', keep, x);
+export function floor(x: Operand, opts?: CallOptions): LazyArray {
+  return withCallBackend('floor', opts?.backend, () => elementwiseOp('floor', keep, x));
 }
 
 /**
@@ -244,8 +253,8 @@ export function floor(x: Operand): LazyArray {
  * @example
  * ceil(fromArray([-1.5, 1.5])); // [-1, 2]
  */
-export function ceil(x: Operand): LazyArray {
-  return elementwiseOp('ceil', keep, x);
+export function ceil(x: Operand, opts?: CallOptions): LazyArray {
+  return withCallBackend('ceil', opts?.backend, () => elementwiseOp('ceil', keep, x));
 }
 
 /**
@@ -253,6 +262,6 @@ export function ceil(x: Operand): LazyArray {
  * @example
  * round(fromArray([0.5, 1.5, 2.5, -0.5])); // [0, 2, 2, -0]
  */
-export function round(x: Operand): LazyArray {
-  return elementwiseOp('round', keep, x);
+export function round(x: Operand, opts?: CallOptions): LazyArray {
+  return withCallBackend('round', opts?.backend, () => elementwiseOp('round', keep, x));
 }

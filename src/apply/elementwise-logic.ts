@@ -5,6 +5,7 @@ import { checkDType, type DType, isInteger } from '../array/dtype.ts';
 import { asLazy } from '../array/from-array.ts';
 import type { LazyArray } from '../array/lazy-array.ts';
 import type { Expr } from '../backends/cpu-js/elementwise/expr.ts';
+import { type CallOptions, withCallBackend } from '../dispatch/with-backend.ts';
 import { elementwise, node, type Operand } from './elementwise.ts';
 import { elementwiseOp } from './elementwise-arith.ts';
 import { checkScalarsFit, integerRange, promoted, toBool } from './elementwise-dtypes.ts';
@@ -14,8 +15,8 @@ import { checkScalarsFit, integerRange, promoted, toBool } from './elementwise-d
  * @example
  * equal(fromArray([1, 2]), 2); // [false, true]
  */
-export function equal(x: Operand, y: Operand): LazyArray {
-  return elementwiseOp('equal', toBool, x, y);
+export function equal(x: Operand, y: Operand, opts?: CallOptions): LazyArray {
+  return withCallBackend('equal', opts?.backend, () => elementwiseOp('equal', toBool, x, y));
 }
 
 /**
@@ -23,8 +24,8 @@ export function equal(x: Operand, y: Operand): LazyArray {
  * @example
  * notEqual(fromArray([1, 2]), 2); // [true, false]
  */
-export function notEqual(x: Operand, y: Operand): LazyArray {
-  return elementwiseOp('notEqual', toBool, x, y);
+export function notEqual(x: Operand, y: Operand, opts?: CallOptions): LazyArray {
+  return withCallBackend('notEqual', opts?.backend, () => elementwiseOp('notEqual', toBool, x, y));
 }
 
 /**
@@ -32,8 +33,8 @@ export function notEqual(x: Operand, y: Operand): LazyArray {
  * @example
  * less(fromArray([1, 2]), 2); // [true, false]
  */
-export function less(x: Operand, y: Operand): LazyArray {
-  return elementwiseOp('less', toBool, x, y);
+export function less(x: Operand, y: Operand, opts?: CallOptions): LazyArray {
+  return withCallBackend('less', opts?.backend, () => elementwiseOp('less', toBool, x, y));
 }
 
 /**
@@ -41,8 +42,10 @@ export function less(x: Operand, y: Operand): LazyArray {
  * @example
  * lessEqual(fromArray([1, 3]), 2); // [true, false]
  */
-export function lessEqual(x: Operand, y: Operand): LazyArray {
-  return elementwiseOp('lessEqual', toBool, x, y);
+export function lessEqual(x: Operand, y: Operand, opts?: CallOptions): LazyArray {
+  return withCallBackend('lessEqual', opts?.backend, () =>
+    elementwiseOp('lessEqual', toBool, x, y),
+  );
 }
 
 /**
@@ -50,8 +53,8 @@ export function lessEqual(x: Operand, y: Operand): LazyArray {
  * @example
  * greater(fromArray([1, 3]), 2); // [false, true]
  */
-export function greater(x: Operand, y: Operand): LazyArray {
-  return elementwiseOp('greater', toBool, x, y);
+export function greater(x: Operand, y: Operand, opts?: CallOptions): LazyArray {
+  return withCallBackend('greater', opts?.backend, () => elementwiseOp('greater', toBool, x, y));
 }
 
 /**
@@ -59,8 +62,10 @@ export function greater(x: Operand, y: Operand): LazyArray {
  * @example
  * greaterEqual(fromArray([1, 2]), 2); // [false, true]
  */
-export function greaterEqual(x: Operand, y: Operand): LazyArray {
-  return elementwiseOp('greaterEqual', toBool, x, y);
+export function greaterEqual(x: Operand, y: Operand, opts?: CallOptions): LazyArray {
+  return withCallBackend('greaterEqual', opts?.backend, () =>
+    elementwiseOp('greaterEqual', toBool, x, y),
+  );
 }
 
 /**
@@ -68,8 +73,10 @@ export function greaterEqual(x: Operand, y: Operand): LazyArray {
  * @example
  * logicalAnd(fromArray([true, true]), fromArray([true, false])); // [true, false]
  */
-export function logicalAnd(x: Operand, y: Operand): LazyArray {
-  return elementwiseOp('logicalAnd', toBool, x, y);
+export function logicalAnd(x: Operand, y: Operand, opts?: CallOptions): LazyArray {
+  return withCallBackend('logicalAnd', opts?.backend, () =>
+    elementwiseOp('logicalAnd', toBool, x, y),
+  );
 }
 
 /**
@@ -77,8 +84,10 @@ export function logicalAnd(x: Operand, y: Operand): LazyArray {
  * @example
  * logicalOr(fromArray([0, 0]), fromArray([0, 2])); // [false, true]
  */
-export function logicalOr(x: Operand, y: Operand): LazyArray {
-  return elementwiseOp('logicalOr', toBool, x, y);
+export function logicalOr(x: Operand, y: Operand, opts?: CallOptions): LazyArray {
+  return withCallBackend('logicalOr', opts?.backend, () =>
+    elementwiseOp('logicalOr', toBool, x, y),
+  );
 }
 
 /**
@@ -86,8 +95,8 @@ export function logicalOr(x: Operand, y: Operand): LazyArray {
  * @example
  * logicalNot(fromArray([0, 3])); // [true, false]
  */
-export function logicalNot(x: Operand): LazyArray {
-  return elementwiseOp('logicalNot', toBool, x);
+export function logicalNot(x: Operand, opts?: CallOptions): LazyArray {
+  return withCallBackend('logicalNot', opts?.backend, () => elementwiseOp('logicalNot', toBool, x));
 }
 
 /**
@@ -95,8 +104,8 @@ export function logicalNot(x: Operand): LazyArray {
  * @example
  * isnan(fromArray([1, Number.NaN])); // [false, true]
  */
-export function isnan(x: Operand): LazyArray {
-  return elementwiseOp('isnan', toBool, x);
+export function isnan(x: Operand, opts?: CallOptions): LazyArray {
+  return withCallBackend('isnan', opts?.backend, () => elementwiseOp('isnan', toBool, x));
 }
 
 /**
@@ -104,8 +113,8 @@ export function isnan(x: Operand): LazyArray {
  * @example
  * isfinite(fromArray([1, Infinity, Number.NaN])); // [true, false, false]
  */
-export function isfinite(x: Operand): LazyArray {
-  return elementwiseOp('isfinite', toBool, x);
+export function isfinite(x: Operand, opts?: CallOptions): LazyArray {
+  return withCallBackend('isfinite', opts?.backend, () => elementwiseOp('isfinite', toBool, x));
 }
 
 /**
@@ -114,7 +123,11 @@ export function isfinite(x: Operand): LazyArray {
  * @example
  * where(greater(x, 0), x, 0); // relu
  */
-export function where(cond: Operand, a: Operand, b: Operand): LazyArray {
+export function where(cond: Operand, a: Operand, b: Operand, opts?: CallOptions): LazyArray {
+  return withCallBackend('where', opts?.backend, () => whereOp(cond, a, b));
+}
+
+function whereOp(cond: Operand, a: Operand, b: Operand): LazyArray {
   return elementwise('where', [cond, a, b], (args) => {
     const [c, x, y] = args as [(typeof args)[0], (typeof args)[0], (typeof args)[0]];
     const d = promoted([x, y]);
@@ -129,7 +142,16 @@ export function where(cond: Operand, a: Operand, b: Operand): LazyArray {
  * @example
  * clip(fromArray([-2, 0.5, 3]), 0, 1); // [0, 0.5, 1]
  */
-export function clip(x: Operand, min?: Operand | null, max?: Operand | null): LazyArray {
+export function clip(
+  x: Operand,
+  min?: Operand | null,
+  max?: Operand | null,
+  opts?: CallOptions,
+): LazyArray {
+  return withCallBackend('clip', opts?.backend, () => clipOp(x, min, max));
+}
+
+function clipOp(x: Operand, min?: Operand | null, max?: Operand | null): LazyArray {
   const ops: Operand[] = [x];
   if (min !== undefined && min !== null) ops.push(min);
   if (max !== undefined && max !== null) ops.push(max);
@@ -158,7 +180,11 @@ export function clip(x: Operand, min?: Operand | null, max?: Operand | null): La
  * @example
  * astype(fromArray([1.7, -1.7]), 'int32'); // [1, -1]
  */
-export function astype(x: Operand, dtype: DType): LazyArray {
+export function astype(x: Operand, dtype: DType, opts?: CallOptions): LazyArray {
+  return withCallBackend('astype', opts?.backend, () => astypeOp(x, dtype));
+}
+
+function astypeOp(x: Operand, dtype: DType): LazyArray {
   const d = checkDType('astype', dtype);
   if (typeof x !== 'number' && typeof x !== 'boolean') {
     const a = asLazy(x);

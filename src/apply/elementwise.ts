@@ -12,6 +12,7 @@ import { unifyChunks } from '../chunking/unify.ts';
 import { ValueError } from '../errors.ts';
 import { defineLayer } from '../graph/define-layer.ts';
 import type { BlockRef } from '../graph/layer.ts';
+import { dispatchLayer } from './dispatch-layer.ts';
 import { rechunk } from './rechunk.ts';
 
 /** What elementwise functions take: arrays (lazy or eager) and JS numbers/booleans (weak). */
@@ -107,6 +108,8 @@ export function ewLayer(
   const direct = grids.every((g) => g.join() === fullGrid);
   const params: EwParams = { expr, dtype };
   const key = exprKey(expr);
+  const deps = aligned.map((x) => x.layer);
+  const backend = dispatchLayer({ kernel: 'ew', params, deps, chunks, dtype, fn });
   const refsOf = (b: readonly number[]): BlockRef[] =>
     grids.map((g, k): BlockRef => {
       if (direct) return [k, b];
@@ -116,9 +119,10 @@ export function ewLayer(
   const layer = defineLayer({
     op: fn,
     token: [key],
-    deps: aligned.map((x) => x.layer),
+    deps,
     chunks,
     dtype,
+    backend,
     fusable: true,
     task: (b) => ({ kernel: 'ew', inputs: refsOf(b), params }),
     meta: { expr: key },

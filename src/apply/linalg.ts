@@ -8,6 +8,7 @@ import type { EinsumParams } from '../backends/cpu-js/linalg/einsum.ts';
 import type { MatmulParams } from '../backends/cpu-js/linalg/matmul.ts';
 import { broadcastShapes } from '../chunking/broadcast.ts';
 import { formatTuple, formatValue } from '../chunking/format.ts';
+import { type CallOptions, withCallBackend } from '../dispatch/with-backend.ts';
 import { ShapeError, ValueError } from '../errors.ts';
 import { normalizeAxis } from './axis-args.ts';
 import { planBlockwise } from './blockwise-plan.ts';
@@ -24,7 +25,11 @@ const letter = (k: number): string => String.fromCharCode(0x100 + k);
  * matmul(a, b); // [2, 3] @ [3, 4] -> [2, 4]
  * matmul(batch, v); // [5, 2, 3] @ [3] -> [5, 2]
  */
-export function matmul(a: ArrayLike, b: ArrayLike): LazyArray {
+export function matmul(a: ArrayLike, b: ArrayLike, opts?: CallOptions): LazyArray {
+  return withCallBackend('matmul', opts?.backend, () => matmulOf(a, b));
+}
+
+function matmulOf(a: ArrayLike, b: ArrayLike): LazyArray {
   const x = asLazy(a);
   const y = asLazy(b);
   if (x.ndim === 0 || y.ndim === 0) {
@@ -91,6 +96,8 @@ function tensordotAxes(axes: unknown, ndimA: number, ndimB: number): [number[], 
 export interface TensordotOptions {
   /** n: the last n axes of `a` with the first n of `b` (default 2); or two lists of axes. */
   readonly axes?: number | readonly [number | readonly number[], number | readonly number[]];
+  /** Run on this backend or fail. */
+  backend?: string;
 }
 
 /**
@@ -101,6 +108,10 @@ export interface TensordotOptions {
  * tensordot(a, b, { axes: [[0], [1]] }); // [3, 2] x [4, 3] -> [2, 4]
  */
 export function tensordot(a: ArrayLike, b: ArrayLike, opts: TensordotOptions = {}): LazyArray {
+  return withCallBackend('tensordot', opts.backend, () => tensordotOf(a, b, opts));
+}
+
+function tensordotOf(a: ArrayLike, b: ArrayLike, opts: TensordotOptions): LazyArray {
   const x = asLazy(a);
   const y = asLazy(b);
   const [axA, axB] = tensordotAxes(opts.axes ?? 2, x.ndim, y.ndim);

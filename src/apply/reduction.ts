@@ -9,8 +9,9 @@ import type { Size } from '../chunking/types.ts';
 import { config } from '../config.ts';
 import { ChunkError, ValueError } from '../errors.ts';
 import { defineLayer } from '../graph/define-layer.ts';
-import type { BlockRef, Layer } from '../graph/layer.ts';
+import type { BackendRef, BlockRef, Layer } from '../graph/layer.ts';
 import { normalizeAxes, normalizeAxis } from './axis-args.ts';
+import { dispatchLayer } from './dispatch-layer.ts';
 
 /** Fan-in of the tree: one number for every reduced axis, or per axis (others use the default). */
 export type SplitEvery = number | Readonly<Record<number, number>>;
@@ -104,7 +105,7 @@ function unitChunks(x: LazyArray, axes: readonly number[], counts: readonly numb
   );
 }
 
-function partialLayer(s: ReductionSpec): Layer {
+function partialLayer(s: ReductionSpec, backend: BackendRef): Layer {
   const grid = s.x.numBlocks;
   return defineLayer({
     op: `${s.fn}-partial`,
@@ -112,6 +113,7 @@ function partialLayer(s: ReductionSpec): Layer {
     deps: [s.x.layer],
     chunks: unitChunks(s.x, s.axes, grid),
     dtype: s.dtype,
+    backend,
     fusable: true,
     task: (b) => ({
       kernel: 'reduce-partial',
@@ -126,6 +128,7 @@ function combineLayer(
   dep: Layer,
   counts: readonly number[],
   level: number,
+  backend: BackendRef,
 ): Layer {
   const next = counts.map((n, ax) => (s.axes.includes(ax) ? Math.ceil(n / s.splitEvery[ax]!) : n));
   return defineLayer({
@@ -134,6 +137,7 @@ function combineLayer(
     deps: [dep],
     chunks: unitChunks(s.x, s.axes, next),
     dtype: s.dtype,
+    backend,
     task: (b) => ({
       kernel: 'reduce-combine',
       inputs: groupRefs(
@@ -163,7 +167,12 @@ function emptyInput(s: ReductionSpec, template: readonly number[]): AggregatePar
   return { shape: shape as number[], dtype: s.x.dtype };
 }
 
-function aggregateLayer(s: ReductionSpec, dep: Layer, counts: readonly number[]): Layer {
+function aggregateLayer(
+  s: ReductionSpec,
+  dep: Layer,
+  counts: readonly number[],
+  backend: BackendRef,
+): Layer {
   const reduced = new Set(s.axes);
   const chunks = s.x.chunks.flatMap((c, ax) =>
     reduced.has(ax) ? (s.keepdims ? [[1]] : []) : [[...c]],
@@ -176,6 +185,7 @@ function aggregateLayer(s: ReductionSpec, dep: Layer, counts: readonly number[])
     deps: [dep],
     chunks,
     dtype: s.dtype,
+    backend,
     task: (b) => {
       const template: number[] = [];
       for (let ax = 0, k = 0; ax < s.x.ndim; ax++) {
@@ -205,12 +215,21 @@ function aggregateLayer(s: ReductionSpec, dep: Layer, counts: readonly number[])
  *   params: { op: 'sum', axes: [0], dtype: 'float64' } });
  */
 export function reduction(spec: ReductionSpec): LazyArray {
-  let layer = partialLayer(spec);
+  // one decision for the whole tree: its layers fuse only within one backend
+  const backend = dispatchLayer({
+    kernel: 'reduce-partial',
+    params: spec.params,
+    deps: [spec.x.layer],
+    chunks: spec.x.chunks,
+    dtype: spec.dtype,
+    fn: spec.fn,
+  });
+  let layer = partialLayer(spec, backend);
   let counts = spec.x.numBlocks;
   let level = 0;
   while (spec.axes.some((ax) => counts[ax]! > spec.splitEvery[ax]!)) {
-    layer = combineLayer(spec, layer, counts, level++);
+    layer = combineLayer(spec, layer, counts, level++, backend);
     counts = layer.chunks.map((c) => c.length);
   }
-  return new LazyArray(aggregateLayer(spec, layer, counts), spec.x.device);
+  return new LazyArray(aggregateLayer(spec, layer, counts, backend), spec.x.device);
 }

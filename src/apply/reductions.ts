@@ -7,6 +7,7 @@ import type { LazyArray } from '../array/lazy-array.ts';
 import type { MonoidOp } from '../backends/cpu-js/reduce/reduce-monoid.ts';
 import { chunkOffsets } from '../chunking/blocks.ts';
 import { formatTuple, formatValue } from '../chunking/format.ts';
+import { withCallBackend } from '../dispatch/with-backend.ts';
 import { ChunkError, DTypeError, ValueError } from '../errors.ts';
 import {
   normalizeSplitEvery,
@@ -24,6 +25,8 @@ export interface ReductionOptions {
   keepdims?: boolean;
   /** Tree fan-in per reduced axis (default `config.splitEvery`). */
   splitEvery?: SplitEvery;
+  /** Run on this backend or fail (explicit: no silent fallback). */
+  backend?: string;
 }
 
 /** sum / prod / mean: `dtype` casts each element, then accumulates (the Array API's meaning). */
@@ -41,6 +44,7 @@ export interface ArgReductionOptions {
   axis?: number | null;
   keepdims?: boolean;
   splitEvery?: SplitEvery;
+  backend?: string;
 }
 
 /** Default int for sums of integers: int32, uint32 for unsigned (there is no int64). */
@@ -65,14 +69,11 @@ function reduceOver(
   opts: ReductionOptions,
   step: Pick<ReductionSpec, 'dtype' | 'params' | 'partialParams'>,
 ): LazyArray {
-  return reduction({
-    fn,
-    x: a,
-    axes,
-    keepdims: opts.keepdims ?? false,
-    splitEvery: normalizeSplitEvery(fn, opts.splitEvery, a.ndim),
-    ...step,
-  });
+  const splitEvery = normalizeSplitEvery(fn, opts.splitEvery, a.ndim);
+  const keepdims = opts.keepdims ?? false;
+  return withCallBackend(fn, opts.backend, () =>
+    reduction({ fn, x: a, axes, keepdims, splitEvery, ...step }),
+  );
 }
 
 function checkNonEmpty(fn: string, x: LazyArray, axes: readonly number[], axis: unknown): void {

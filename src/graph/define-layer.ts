@@ -4,7 +4,7 @@
 import type { DType } from '../array/dtype.ts';
 import type { Chunks } from '../chunking/types.ts';
 import type { Chunk } from '../kernels/types.ts';
-import type { Layer, TaskSpec } from './layer.ts';
+import type { BackendRef, Layer, TaskSpec } from './layer.ts';
 import { tokenize } from './tokenize.ts';
 
 export interface LayerSpec {
@@ -21,6 +21,10 @@ export interface LayerSpec {
   task: (block: readonly number[]) => TaskSpec;
   constant?: (block: readonly number[]) => Chunk;
   meta?: Record<string, string | number | boolean>;
+  /** The backend dispatch chose (part of the name unless it is the reference, cpu-js). */
+  backend?: BackendRef;
+  /** Where the blocks live, when not on the host. */
+  device?: string;
 }
 
 /**
@@ -35,7 +39,9 @@ export function defineLayer(spec: LayerSpec): Layer {
     tokenize(
       spec.op,
       spec.deps.map((d) => d.name),
-      spec.token ?? [],
+      spec.backend === undefined || spec.backend.name === 'cpu-js'
+        ? (spec.token ?? [])
+        : [...(spec.token ?? []), `backend=${spec.backend.name}`],
       spec.chunks,
       spec.dtype,
     );
@@ -49,6 +55,8 @@ export function defineLayer(spec: LayerSpec): Layer {
     task: spec.task,
     ...(spec.constant ? { constant: spec.constant } : {}),
     ...(spec.meta ? { meta: spec.meta } : {}),
+    ...(spec.backend ? { backend: spec.backend } : {}),
+    ...(spec.device && spec.device !== 'cpu' ? { device: spec.device } : {}),
   };
   return Object.freeze(layer);
 }

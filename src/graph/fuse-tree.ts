@@ -14,6 +14,7 @@ import {
 } from '../backends/cpu-js/elementwise/ew-reduce-views.ts';
 import type { FusedParams } from '../backends/cpu-js/registry.ts';
 import { defineLayer } from './define-layer.ts';
+import { joinBackends } from './join-backends.ts';
 import { type BlockRef, gridOf, type Layer, type TaskSpec } from './layer.ts';
 import { layerGraph, sortedLayers } from './layer-graph.ts';
 
@@ -176,6 +177,8 @@ function coarseLayer(
     dtype: layer.dtype,
     meta: { ...layer.meta, absorbed: partials.op },
     task,
+    ...(layer.backend ? { backend: layer.backend } : {}),
+    ...(layer.device ? { device: layer.device } : {}),
   });
 }
 
@@ -214,6 +217,7 @@ function absorb(
   const partials = layer.deps[0];
   if (layer.deps.length !== 1 || partials === undefined || !wide(partials)) return undefined;
   if (partials.constant || consumers !== 1 || outputs.has(partials.name)) return undefined;
+  if (joinBackends(partials.backend, layer.backend) === false) return undefined;
   const probe = layer.task(layer.chunks.map(() => 0));
   if (probe.kernel !== 'reduce-combine' || probe.inputs.some(([d]) => d !== 0)) return undefined;
   const cache: SharedCache = {};

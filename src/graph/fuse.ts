@@ -7,7 +7,8 @@ import type { FusedParams } from '../backends/cpu-js/registry.ts';
 import { absorbPartials } from './fuse-tree.ts';
 import { ViewFolder } from './fuse-views.ts';
 import { inlineSourceViews } from './inline-sources.ts';
-import { type BlockRef, gridOf, type Layer, type TaskSpec } from './layer.ts';
+import { joinBackends } from './join-backends.ts';
+import { type BackendRef, type BlockRef, gridOf, type Layer, type TaskSpec } from './layer.ts';
 import { type LayerGraph, layerGraph, sortedLayers } from './layer-graph.ts';
 
 type Step = {
@@ -41,9 +42,19 @@ export function fuseLayers(given: readonly Layer[], opts: { coarsen?: boolean } 
   const g = layerGraph(outputs);
   const outNames = new Set(outputs.map((l) => l.name));
   const absorbedInto = new Map<string, string>();
+  // the backend of the group that ends at each layer so far (its own and those absorbed)
+  const groupBackend = new Map<string, BackendRef | undefined>();
   for (const layer of sortedLayers(g)) {
+    const own = groupBackend.has(layer.name) ? groupBackend.get(layer.name) : layer.backend;
     const consumer = absorbable(g, layer, outNames);
-    if (consumer) absorbedInto.set(layer.name, consumer.name);
+    if (consumer === undefined) continue;
+    const theirs = groupBackend.has(consumer.name)
+      ? groupBackend.get(consumer.name)
+      : consumer.backend;
+    const joined = joinBackends(own, theirs);
+    if (joined === false) continue;
+    absorbedInto.set(layer.name, consumer.name);
+    groupBackend.set(consumer.name, joined);
   }
   const groupRoot = (name: string): string => {
     let n = name;
@@ -67,14 +78,18 @@ export function fuseLayers(given: readonly Layer[], opts: { coarsen?: boolean } 
         ? layer.deps.some((d) => rewritten.get(d.name) !== d)
           ? Object.freeze({ ...layer, deps: layer.deps.map(mapDep) })
           : layer
-        : fusedLayer(group, mapDep);
+        : fusedLayer(group, mapDep, groupBackend.get(layer.name));
     rewritten.set(layer.name, next);
   }
   const fused = outputs.map((l) => rewritten.get(l.name)!);
   return opts.coarsen === false ? fused : absorbPartials(fused);
 }
 
-function fusedLayer(group: readonly Layer[], mapDep: (d: Layer) => Layer): Layer {
+function fusedLayer(
+  group: readonly Layer[],
+  mapDep: (d: Layer) => Layer,
+  backend: BackendRef | undefined,
+): Layer {
   const memberIndex = new Map(group.map((m, i) => [m, i]));
   const external: Layer[] = [];
   const extIndex = new Map<Layer, number>();
@@ -108,6 +123,8 @@ function fusedLayer(group: readonly Layer[], mapDep: (d: Layer) => Layer): Layer
     fusable: root.fusable,
     task,
     meta: { fused: group.length, ops: group.map((m) => m.op).join(' → ') },
+    ...(backend ? { backend } : {}),
+    ...(root.device ? { device: root.device } : {}),
   });
 }
 

@@ -3,7 +3,9 @@
 
 import type { DType } from '../array/dtype.ts';
 import type { Chunks } from '../chunking/types.ts';
-import type { Chunk } from '../kernels/types.ts';
+import type { BackendRef, Chunk } from '../kernels/types.ts';
+
+export type { BackendRef };
 
 /** An input block of a task: dependency index in `layer.deps`, block multi-index there. */
 export type BlockRef = readonly [dep: number, block: readonly number[]];
@@ -43,6 +45,13 @@ export interface Layer {
   task(block: readonly number[]): TaskSpec;
   /** For source layers: the block value itself (no task runs). */
   constant?(block: readonly number[]): Chunk;
+  /**
+   * The backend chosen for the layer when it was built (dispatch); absent for glue layers
+   * (slices, rechunks, …) that run the reference kernels wherever their neighbours run.
+   */
+  readonly backend?: BackendRef;
+  /** Where its blocks live ('gpu', 'gpu:1', …); absent means the host ('cpu'). */
+  readonly device?: string;
   /** Display metadata for visualize(). */
   readonly meta?: Readonly<Record<string, string | number | boolean>>;
 }

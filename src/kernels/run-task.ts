@@ -3,6 +3,7 @@
 
 import { KernelError, ShapeError, TaskError } from '../errors.ts';
 import type { TaskPayload } from '../workers/types.ts';
+import { backendKernelKey, backendKernelsReady } from './backend-kernels.ts';
 import type { Chunk, FnRef, KernelContext, KernelRegistry } from './types.ts';
 
 /** Resolves user function references on the current thread. */
@@ -17,11 +18,22 @@ export function runTask(
   registry: KernelRegistry,
   resolve: FnResolver,
 ): Chunk | Promise<Chunk> {
+  const backend = task.backend;
+  if (backend !== undefined) {
+    const ready = backendKernelsReady(registry, backend);
+    if (ready !== undefined) {
+      return ready.then(
+        () => runTask(task, registry, resolve),
+        (e: unknown) => failed(task, e),
+      );
+    }
+  }
+  const find = (name: string): AnyKernel => lookup(registry, name, task.key, backend?.name);
   const ctx: KernelContext = {
     key: task.key,
     resolve,
     run: (name, inputs, params) => {
-      const out = lookup(registry, name, task.key)(inputs, params, ctx);
+      const out = find(name)(inputs, params, ctx);
       if (out instanceof Promise) {
         throw new KernelError(
           `compute: kernel '${name}' is asynchronous and cannot run as a step of task ${task.key}` +
@@ -31,7 +43,7 @@ export function runTask(
       return out;
     },
   };
-  const kernel = lookup(registry, task.kernel, task.key);
+  const kernel = find(task.kernel);
   try {
     const out = kernel(task.inputs, task.params, ctx);
     return out instanceof Promise ? out.catch((e: unknown) => failed(task, e)) : out;
@@ -48,8 +60,14 @@ function failed(task: TaskPayload, e: unknown): never {
 
 type AnyKernel = (inputs: Chunk[], params: unknown, ctx: KernelContext) => Chunk | Promise<Chunk>;
 
-function lookup(registry: KernelRegistry, name: string, key: string): AnyKernel {
-  const kernel = registry.get(name);
+/**
+ * The kernel `name` of `backend` when it has one, else the reference kernel: a CPU backend
+ * implements what it makes faster and shares the rest (glue steps of its fused tasks).
+ */
+function lookup(registry: KernelRegistry, name: string, key: string, backend?: string): AnyKernel {
+  const kernel =
+    (backend === undefined ? undefined : registry.get(backendKernelKey(backend, name))) ??
+    registry.get(name);
   if (kernel === undefined)
     throw new KernelError(`compute: no kernel named '${name}' for task ${key}`);
   return kernel as AnyKernel;

@@ -3,6 +3,16 @@
 
 import type { NDArray } from '../array/ndarray.ts';
 
+/**
+ * The backend a layer's tasks run on, as tasks carry it: its name, its device kind, and the
+ * module that holds its kernels (imported lazily on each thread that runs them).
+ */
+export interface BackendRef {
+  readonly name: string;
+  readonly device: 'cpu' | 'gpu';
+  readonly module?: string;
+}
+
 /** The value of one block: an array, or a tuple (multi-output and reduction intermediates). */
 export type Chunk = NDArray | Chunk[];
 

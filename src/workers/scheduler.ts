@@ -208,7 +208,9 @@ class Run {
     const { table } = this;
     const output = this.isOutput[t] === 1;
     const lid = table.layerOf[t]!;
-    const spec = table.layers[lid]!.task(unravel(table.blockOf[t]!, this.grids[lid]!));
+    const layer = table.layers[lid]!;
+    const spec = layer.task(unravel(table.blockOf[t]!, this.grids[lid]!));
+    const backend = layer.backend;
     const s = table.depStart[t]!;
     const inputs = new Array<Chunk>(table.depCount[t]!);
     for (let i = 0; i < inputs.length; i++) inputs[i] = this.values[table.deps[s + i]!]!;
@@ -218,6 +220,7 @@ class Run {
       kernel: spec.kernel,
       params: spec.params,
       inputs,
+      ...(backend !== undefined && backend.module !== undefined ? { backend } : {}),
       ...(spec.mainThread ? { mainThread: true } : {}),
       ...(spec.isolated ? { isolated: true } : {}),
       ...(output ? { output } : {}),

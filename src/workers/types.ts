@@ -1,7 +1,7 @@
 // What schedulers hand to executors: tasks as plain data with their input blocks resolved.
 // Executors (inline, thread pool, distributed) know tasks and chunks, never LazyArray.
 
-import type { Chunk } from '../kernels/types.ts';
+import type { BackendRef, Chunk } from '../kernels/types.ts';
 
 /** One runnable task: its kernel, static params and the values of its input blocks. */
 export interface TaskPayload {
@@ -11,6 +11,8 @@ export interface TaskPayload {
   readonly key: string;
   readonly kernel: string;
   readonly params: unknown;
+  /** The backend whose kernels run it (absent: the reference kernels, cpu-js). */
+  readonly backend?: BackendRef;
   readonly inputs: Chunk[];
   /** Must run on the main thread ({ inline: true } user functions). */
   readonly mainThread?: boolean;

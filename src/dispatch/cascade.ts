@@ -1,0 +1,169 @@
+// The selection cascade: which backend runs an operation. Precedence, lowest to highest:
+// built-in order and declared priorities < config.backendPriority < TESSERA_BACKEND_PRIORITY
+// < inferred from the inputs < withBackend scopes < a call's explicit { backend }.
+// canRun false skips a backend; shouldRun false defers it to the end (NetworkX's rule).
+
+import { config } from '../config.ts';
+import { ValueError } from '../errors.ts';
+import { type DispatchEnv, dispatchEnv } from './env.ts';
+import type { BackendRegistry } from './registry.ts';
+import { currentScope } from './scope.ts';
+import { type Attempt, type Decision, recordDecision } from './stats.ts';
+import type { Backend, OpMeta } from './types.ts';
+
+/** What selection returns: the backend and the decision recorded for it. */
+export interface Selection {
+  readonly backend: Backend;
+  readonly decision: Decision;
+}
+
+/** `names` (highest first) moved to the front of `order`, the rest kept in order. */
+function promote(order: readonly Backend[], names: readonly string[]): Backend[] {
+  if (names.length === 0) return order as Backend[];
+  const front: Backend[] = [];
+  for (const n of names) {
+    const b = order.find((x) => x.name === n);
+    if (b !== undefined && !front.includes(b)) front.push(b);
+  }
+  return [...front, ...order.filter((b) => !front.includes(b))];
+}
+
+/** Backends the inputs point to: GPU backends for GPU data, owners of claimed argument types. */
+function inferred(order: readonly Backend[], meta: OpMeta): string[] {
+  const out: string[] = [];
+  if (meta.inputs.some((i) => i.device !== 'cpu')) {
+    for (const b of order) if (b.device === 'gpu') out.push(b.name);
+  }
+  if (meta.args !== undefined) {
+    for (const b of order) {
+      if (
+        b.owns !== undefined &&
+        meta.args.some((a) => typeof a === 'object' && a !== null && b.owns!(a))
+      )
+        out.push(b.name);
+    }
+  }
+  return out;
+}
+
+const verdictOf = (v: true | string | undefined): string =>
+  v === undefined || v === true ? 'ok' : v;
+
+/** The order in which backends are tried for `meta`, and why the first ones are first. */
+function orderFor(
+  registry: BackendRegistry,
+  meta: OpMeta,
+  env: DispatchEnv,
+): { order: Backend[]; why: Map<string, string> } {
+  const why = new Map<string, string>();
+  let order = registry.list() as Backend[];
+  const levels: [string, string[]][] = [
+    ['config.backendPriority', [...config.backendPriority].reverse()],
+    ['TESSERA_BACKEND_PRIORITY', [...env.priority].reverse()],
+    ['inputs', inferred(order, meta)],
+    ['withBackend', [...currentScope().prioritize]],
+  ];
+  for (const [label, names] of levels) {
+    order = promote(order, names);
+    for (const n of names) why.set(n, label);
+  }
+  return { order, why };
+}
+
+/**
+ * Choose the backend of operation `meta.op`. Throws ValueError when a call's explicit backend
+ * cannot run it (explicit means no silent fallback).
+ * @example
+ * selectBackend(registry, { op: 'ew', params, dtype: 'float64', chunks, inputs, blockElements: 1e6 });
+ */
+export function selectBackend(
+  registry: BackendRegistry,
+  meta: OpMeta,
+  fn?: string,
+  env: DispatchEnv = dispatchEnv,
+): Selection {
+  const scope = currentScope();
+  const op = meta.op;
+  const tried: Attempt[] = [];
+  const explicit = scope.explicit;
+  if (explicit !== undefined) {
+    const b = registry.get(explicit.name);
+    if (b !== undefined && b.kernels.includes(op)) return takeExplicit(b, meta, explicit.fn, env);
+  }
+  const { order, why } = orderFor(registry, meta, env);
+  const named = new Set([...config.backendPriority, ...env.priority, ...scope.prioritize]);
+  const deferred: Backend[] = [];
+  let chosen: Backend | undefined;
+  for (const b of order) {
+    if (!b.kernels.includes(op)) continue;
+    const skip = staticSkip(b, scope.disable, named, env);
+    if (skip !== undefined) {
+      tried.push({ backend: b.name, verdict: skip });
+      continue;
+    }
+    const can = b.canRun?.(op, meta);
+    if (can !== undefined && can !== true) {
+      tried.push({ backend: b.name, verdict: `cannot run: ${can}` });
+      continue;
+    }
+    const should = b.shouldRun?.(op, meta);
+    if (should !== undefined && should !== true) {
+      tried.push({ backend: b.name, verdict: `deferred: ${should}` });
+      deferred.push(b);
+      continue;
+    }
+    tried.push({ backend: b.name, verdict: 'ok' });
+    chosen = b;
+    break;
+  }
+  let reason: string;
+  if (chosen !== undefined) reason = why.get(chosen.name) ?? 'priority';
+  else if (deferred.length > 0) {
+    chosen = deferred[0]!;
+    reason = 'deferred fallback';
+  } else {
+    throw new ValueError(
+      `${fn ?? op}: no backend can run '${op}' (${tried.map((a) => `${a.backend}: ${a.verdict}`).join('; ') || 'none implements it'})`,
+    );
+  }
+  return finish({ op, ...(fn ? { fn } : {}), backend: chosen.name, reason, tried }, chosen, env);
+}
+
+/** Why `b` is not even asked (blocked, disabled, unavailable, opt-in only), or undefined. */
+function staticSkip(
+  b: Backend,
+  disabled: ReadonlySet<string>,
+  named: ReadonlySet<string>,
+  env: DispatchEnv,
+): string | undefined {
+  if (env.block.includes(b.name)) return 'blocked by TESSERA_BACKEND_BLOCK';
+  if (disabled.has(b.name)) return 'disabled by withBackend';
+  if (b.requiresOptIn && !named.has(b.name)) return 'requires opt-in (name it to use it)';
+  const avail = b.available?.();
+  if (avail !== undefined && avail !== true) return `unavailable: ${avail}`;
+  return undefined;
+}
+
+function takeExplicit(b: Backend, meta: OpMeta, fn: string, env: DispatchEnv): Selection {
+  const scope = currentScope();
+  const blocked = staticSkip(b, new Set(), new Set([b.name]), env);
+  const can = blocked ?? verdictOf(b.canRun?.(meta.op, meta));
+  if (can !== 'ok') {
+    throw new ValueError(`${fn}: backend '${b.name}' cannot run '${meta.op}': ${can}`);
+  }
+  scope.explicit!.matched++;
+  const should = verdictOf(b.shouldRun?.(meta.op, meta));
+  const tried: Attempt[] = [
+    {
+      backend: b.name,
+      verdict: should === 'ok' ? 'ok' : `asked to defer (${should}), run as named`,
+    },
+  ];
+  return finish({ op: meta.op, fn, backend: b.name, reason: 'explicit', tried }, b, env);
+}
+
+function finish(decision: Decision, backend: Backend, env: DispatchEnv): Selection {
+  recordDecision(decision, env.log);
+  for (const t of currentScope().traces) t.push(decision);
+  return { backend, decision };
+}
