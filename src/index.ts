@@ -100,10 +100,36 @@ export { normalizeChunks } from './chunking/normalize.ts';
 export type { ChunkSpec, Chunks, Size } from './chunking/types.ts';
 export { type Config, config, configure, resetConfig, type SchedulerName } from './config.ts';
 export type { ProgressEvent } from './diagnostics/progress.ts';
+export { backendFor } from './dispatch/backend-for.ts';
+export {
+  listBackends,
+  registerBackend,
+  unregisterBackend,
+} from './dispatch/default.ts';
+export {
+  type DispatchableOptions,
+  dispatchable,
+  dispatchableClass,
+} from './dispatch/dispatchable.ts';
+export {
+  type Attempt,
+  type Decision,
+  type DispatchStat,
+  dispatchStats,
+  resetDispatchStats,
+} from './dispatch/stats.ts';
+export type { Backend, BackendDevice, InputMeta, OpMeta, Verdict } from './dispatch/types.ts';
+export {
+  type BackendScopeOptions,
+  type CallOptions,
+  type Traced,
+  withBackend,
+} from './dispatch/with-backend.ts';
 export * from './errors.ts';
 export { type FromNpyOptions, fromNpy } from './io/npy.ts';
 export { type FromZarrOptions, fromZarr, type ToZarrOptions, toZarr } from './io/zarr.ts';
 export { defineKernels } from './kernels/define-kernels.ts';
+export { VERSION } from './version.ts';
 export { DistributedExecutor, type DistributedOptions } from './workers/distributed.ts';
 export {
   type DistributedWorker,

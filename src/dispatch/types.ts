@@ -76,6 +76,11 @@ export interface Backend {
   readonly lowerPriorityThan?: readonly string[];
   /** Selected only when named (priority list, withBackend, or a call's `backend`). */
   readonly requiresOptIn?: boolean;
+  /**
+   * Implementations of dispatchable functions (see `dispatchable`), by the name they were
+   * made dispatchable under; each name must also be listed in `kernels`.
+   */
+  readonly functions?: Readonly<Record<string, (...args: never[]) => unknown>>;
   /** Claims an argument type as its own (spatch's primary types): it is then preferred. */
   owns?(value: unknown): boolean;
 }

@@ -21,7 +21,10 @@ export function layersToDot(outputs: readonly Layer[]): string {
   const dot = new Digraph('tessera', { rankdir: 'BT' });
   const nodes = new Map<string, Node>();
   g.forEachNode((name, { layer }) => {
-    const label = `${layer.op}\n(${shapeText(layer)}) ${layer.dtype}\nblocks ${layer.chunks.map((c) => c.length).join('×')}`;
+    const where = layer.backend
+      ? `\n${layer.backend.name}${layer.device ? ` on ${layer.device}` : ''}`
+      : '';
+    const label = `${layer.op}\n(${shapeText(layer)}) ${layer.dtype}\nblocks ${layer.chunks.map((c) => c.length).join('×')}${where}`;
     const node = new Node(name, {
       label,
       shape: layer.constant ? 'box' : 'ellipse',
