@@ -30,6 +30,16 @@ program
   });
 
 program
+  .command('info')
+  .description(
+    'list the backends found, their kernels, which pass the contract suite, and why any is unavailable',
+  )
+  .action(async () => {
+    const { infoLines } = await import('./info.ts');
+    for (const line of await infoLines()) console.log(line);
+  });
+
+program
   .command('worker')
   .description("serve the 'distributed' scheduler: run task batches from Redis on this machine")
   .option('--redis <url>', 'Redis URL (default: TESSERA_REDIS_URL or redis://127.0.0.1:6379)')

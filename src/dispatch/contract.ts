@@ -1,0 +1,182 @@
+// The backend contract: every built-in operation a backend implements, run on it and on
+// cpu-js (the reference) over random shapes, chunkings and dtypes, compared value by value.
+// The test suite and `tessera info` both run it.
+
+import {
+  add,
+  cos,
+  divide,
+  exp,
+  maximum,
+  multiply,
+  sqrt,
+  subtract,
+  tanh,
+} from '../apply/elementwise-arith.ts';
+import { greater, where } from '../apply/elementwise-logic.ts';
+import { matmul } from '../apply/linalg.ts';
+import { max, mean, min, sum } from '../apply/reductions.ts';
+import { compute } from '../array/compute.ts';
+import type { DType } from '../array/dtype.ts';
+import type { LazyArray } from '../array/lazy-array.ts';
+import { uniform } from '../array/random.ts';
+import { defaultBackends } from './default.ts';
+import { withBackend } from './with-backend.ts';
+
+/** One case: an expression to build under a backend, and how close results must be. */
+export interface ContractCase {
+  readonly label: string;
+  readonly build: () => LazyArray;
+  /** 'exact' (bit for bit) or a relative tolerance scaled by the result's magnitude. */
+  readonly tolerance: 'exact' | number;
+}
+
+/** A random source for cases: integers in [lo, hi]. */
+export type Draw = (lo: number, hi: number) => number;
+
+/** A deterministic Draw from a seed (mulberry32). */
+export function seededDraw(seed: number): Draw {
+  let s = seed >>> 0;
+  return (lo, hi) => {
+    s = (s + 0x6d2b79f5) >>> 0;
+    let t = s;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    const u = ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+    return lo + Math.floor(u * (hi - lo + 1));
+  };
+}
+
+const FLOATS: readonly DType[] = ['float64', 'float32'];
+
+function array(draw: Draw, shape: number[], dtype: DType): LazyArray {
+  const chunks = shape.map((n) => Math.max(1, draw(1, n)));
+  return uniform(shape, { seed: draw(0, 1e6), chunks, dtype: dtype as 'float64' });
+}
+
+const shape2 = (draw: Draw): number[] => [draw(1, 300), draw(1, 300)];
+const tol = (d: DType): number => (d === 'float32' ? 1e-5 : 1e-12);
+
+/** Cases per kernel name, drawn with `draw`. */
+export const CONTRACT: Record<string, (draw: Draw) => ContractCase[]> = {
+  ew: (draw) =>
+    FLOATS.flatMap((d) => {
+      const s = shape2(draw);
+      const x = array(draw, s, d);
+      const y = array(draw, [s[1]!], d);
+      return [
+        { label: `${d} x*2+1`, build: () => add(multiply(x, 2), 1), tolerance: 'exact' },
+        {
+          label: `${d} sqrt(x)/(y+1) - exp(x)`,
+          build: () => subtract(divide(sqrt(x), add(y, 1)), exp(x)),
+          tolerance: 'exact',
+        },
+        {
+          label: `${d} where(x>y, cos(x), tanh(y)) max 0.25`,
+          build: () => maximum(where(greater(x, y), cos(x), tanh(y)), 0.25),
+          tolerance: 'exact',
+        },
+      ] satisfies ContractCase[];
+    }),
+  'reduce-partial': (draw) =>
+    FLOATS.flatMap((d) => {
+      const x = array(draw, shape2(draw), d);
+      return [
+        { label: `${d} sum`, build: () => sum(x), tolerance: tol(d) },
+        { label: `${d} mean(axis 0)`, build: () => mean(x, { axis: 0 }), tolerance: tol(d) },
+        { label: `${d} min(axis 1)`, build: () => min(x, { axis: 1 }), tolerance: 0 },
+        { label: `${d} max`, build: () => max(x), tolerance: 0 },
+      ] satisfies ContractCase[];
+    }),
+  'ew-reduce': (draw) =>
+    FLOATS.map((d) => {
+      const x = array(draw, shape2(draw), d);
+      return {
+        label: `${d} sum(x*2+1)`,
+        build: () => sum(add(multiply(x, 2), 1)),
+        tolerance: tol(d),
+      };
+    }),
+  matmul: (draw) =>
+    FLOATS.map((d) => {
+      const [m, k, n] = [draw(1, 200), draw(1, 200), draw(1, 200)];
+      const a = array(draw, [m, k], d);
+      const b = array(draw, [k, n], d);
+      return {
+        label: `${d} (${m}×${k}) @ (${k}×${n})`,
+        build: () => matmul(a, b),
+        tolerance: tol(d) * 10,
+      };
+    }),
+};
+
+/** The largest difference between two results, relative to the reference's magnitude. */
+export function relativeError(got: ArrayLike<number>, want: ArrayLike<number>): number {
+  let scale = 0;
+  for (let i = 0; i < want.length; i++) scale = Math.max(scale, Math.abs(want[i]!));
+  let err = 0;
+  for (let i = 0; i < want.length; i++) {
+    const a = got[i]!;
+    const b = want[i]!;
+    if (Number.isNaN(a) && Number.isNaN(b)) continue;
+    err = Math.max(err, Math.abs(a - b));
+  }
+  return scale === 0 ? err : err / scale;
+}
+
+function identical(got: ArrayLike<number>, want: ArrayLike<number>): boolean {
+  if (got.length !== want.length) return false;
+  for (let i = 0; i < want.length; i++) if (!Object.is(got[i], want[i])) return false;
+  return true;
+}
+
+/** The outcome of one case. */
+export interface ContractResult {
+  readonly kernel: string;
+  readonly label: string;
+  readonly passed: boolean;
+  readonly detail: string;
+}
+
+/**
+ * Run every case of every kernel `backend` implements (and has cases for) on it and on cpu-js.
+ * @example
+ * const results = await runContract('cpu-wasm', seededDraw(1));
+ */
+export async function runContract(
+  backend: string,
+  draw: Draw,
+  rounds = 1,
+): Promise<ContractResult[]> {
+  const b = defaultBackends.get(backend);
+  if (b === undefined) throw new Error(`runContract: no backend named '${backend}'`);
+  const others = defaultBackends
+    .list()
+    .map((x) => x.name)
+    .filter((n) => n !== 'cpu-js');
+  const out: ContractResult[] = [];
+  for (const kernel of b.kernels) {
+    const make = CONTRACT[kernel];
+    if (make === undefined) continue;
+    for (let r = 0; r < rounds; r++) {
+      for (const c of make(draw)) {
+        const got = withBackend({ prioritize: backend }, c.build);
+        const want = withBackend({ disable: others }, c.build);
+        const [g, w] = await compute(got, want, { scheduler: 'sync' });
+        const ok =
+          c.tolerance === 'exact'
+            ? identical(g!.data as ArrayLike<number>, w!.data as ArrayLike<number>)
+            : relativeError(g!.data as ArrayLike<number>, w!.data as ArrayLike<number>) <=
+              c.tolerance;
+        const ran = got.layer.backend?.name ?? 'cpu-js';
+        out.push({
+          kernel,
+          label: c.label,
+          passed: ok && g!.dtype === w!.dtype,
+          detail: ok ? `ran on ${ran}` : `differs from cpu-js (ran on ${ran})`,
+        });
+      }
+    }
+  }
+  return out;
+}
