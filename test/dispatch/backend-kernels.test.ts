@@ -1,0 +1,200 @@
+// A backend's kernels: its module is imported only when one of its tasks runs (on 'sync' and
+// on 'threads'), its kernels run the tasks it was chosen for, and the values match cpu-js.
+
+import { afterAll, afterEach, beforeEach, describe, expect, test } from 'vitest';
+import { knownOperations } from '../../src/dispatch/default.ts';
+import {
+  add,
+  type ComputeOptions,
+  compute,
+  fromArray,
+  type LazyArray,
+  multiply,
+  ones,
+  registerBackend,
+  sqrt,
+  sum,
+  unregisterBackend,
+} from '../../src/index.ts';
+import { shutdownDefaultPool } from '../../src/workers/pool.ts';
+import type { RecordingState } from '../fixtures/backend-recording.ts';
+import { randomDense } from '../helpers/reference.ts';
+
+const fixture = (file: string): string => new URL(`../fixtures/${file}`, import.meta.url).href;
+// what test/fixtures/backend-offset.ts adds (not imported here: that would load it on this thread)
+const OFFSET = 1000;
+const REC = 'bk-rec';
+const OFF = 'bk-off';
+const MISSING = 'bk-missing';
+const sync: ComputeOptions = { scheduler: 'sync' };
+const threads: ComputeOptions = { scheduler: 'threads', workers: 2 };
+const schedulers: [string, ComputeOptions][] = [
+  ['sync', sync],
+  ['threads', threads],
+];
+
+const g = globalThis as {
+  __tesseraRecordingBackend?: RecordingState;
+  __tesseraOffsetImports?: number;
+};
+const recorded = (): RecordingState | undefined => g.__tesseraRecordingBackend;
+
+beforeEach(() => {
+  registerBackend({
+    name: REC,
+    device: 'cpu',
+    kernels: ['ew', 'reduce-partial'],
+    supports: '*',
+    module: fixture('backend-recording.ts'),
+  });
+  registerBackend({
+    name: OFF,
+    device: 'cpu',
+    kernels: ['ew'],
+    supports: '*',
+    module: fixture('backend-offset.ts'),
+  });
+  registerBackend({
+    name: MISSING,
+    device: 'cpu',
+    kernels: ['ew'],
+    supports: '*',
+    module: fixture('backend-no-such-module.ts'),
+  });
+  if (recorded()) recorded()!.calls = [];
+});
+afterEach(() => {
+  for (const n of [REC, OFF, MISSING]) unregisterBackend(n);
+});
+afterAll(() => shutdownDefaultPool());
+
+const data = randomDense([12, 10], 'float64', 11);
+const src = fromArray(data, { chunks: [4, 5] });
+// a cpu-js layer, so the backend's layer does not fuse with the source view
+const base = src.add(0);
+
+describe('lazy loading', () => {
+  test('registering and building import nothing; compute on sync imports once', async () => {
+    expect(recorded()).toBeUndefined();
+    const y = add(base, 1, { backend: REC });
+    expect(recorded()).toBeUndefined();
+    await compute(y, sync);
+    expect(recorded()?.imports).toBe(1);
+    await compute(sum(base, { backend: REC }), sync);
+    expect(recorded()?.imports).toBe(1);
+  });
+
+  test('on threads the module is imported in the workers, not here', async () => {
+    const y = add(base, 1, { backend: OFF });
+    const out = await compute(y, threads);
+    // the offset shows the backend's kernel ran …
+    expect(out.data[0]).toBe(data.data[0]! + 1 + OFFSET);
+    // … and this thread imported nothing more
+    expect(g.__tesseraOffsetImports).toBeUndefined();
+  });
+
+  test('a module that cannot load fails the compute, naming the backend', async () => {
+    const y = add(base, 1, { backend: MISSING });
+    await expect(compute(y, sync)).rejects.toMatchObject({
+      _tag: 'TaskError',
+      message: expect.stringContaining(`backend '${MISSING}' cannot load its kernels`),
+    });
+  });
+});
+
+describe("the chosen backend's kernels run its tasks", () => {
+  test.each(schedulers)(
+    '%s: the offset backend changes the values it was chosen for',
+    async (_, opts) => {
+      const y = multiply(add(base, 1, { backend: OFF }), 2);
+      const out = await compute(y, opts);
+      for (let i = 0; i < data.size; i++)
+        expect(out.data[i]).toBe((data.data[i]! + 1 + OFFSET) * 2);
+    },
+  );
+
+  test('sync: one recorded call per block, per kernel', async () => {
+    const blocks = base.numBlocks.reduce((a, b) => a * b, 1);
+    await compute(add(base, 1, { backend: REC }), sync);
+    expect(recorded()!.calls).toEqual(Array(blocks).fill('ew'));
+    recorded()!.calls = [];
+    await compute(sum(base, { axis: 0, backend: REC }), sync);
+    expect(recorded()!.calls.filter((c) => c === 'reduce-partial')).toHaveLength(blocks);
+  });
+
+  test('a fused chain on the backend runs its kernel for every step', async () => {
+    const y = sqrt(add(base, 1, { backend: REC }), { backend: REC });
+    await compute(y, sync);
+    expect(recorded()!.calls.length).toBeGreaterThan(0);
+    expect(new Set(recorded()!.calls)).toEqual(new Set(['ew']));
+  });
+
+  // Fusion folds a backend's step with a source into cpu-js-only kernels ('ew-view',
+  // 'ew-reduce', the fused kernel's source reduction): the backend is chosen but never runs.
+  const fusedWithSource: [string, () => LazyArray][] = [
+    ['add on a fromArray source (ew-view)', () => add(src, 1, { backend: OFF })],
+  ];
+  test.fails.each(fusedWithSource)('bug: %s runs the backend kernel', async (_, make) => {
+    const out = await compute(make(), sync);
+    expect(out.data[0]).toBe(data.data[0]! + 1 + OFFSET);
+  });
+
+  const reducedSources: [string, () => LazyArray][] = [
+    ['sum of a fromArray source (ew-reduce)', () => sum(src, { backend: REC })],
+    ['sum of ones (fused source reduction)', () => sum(ones([8], { chunks: 2 }), { backend: REC })],
+  ];
+  test.fails.each(reducedSources)('bug: %s runs reduce-partial on the backend', async (_, make) => {
+    await compute(make(), sync);
+    expect(recorded()!.calls).toContain('reduce-partial');
+  });
+});
+
+describe('values match cpu-js', () => {
+  const exprs: [string, (b?: string) => LazyArray][] = [
+    ['add', (backend) => add(base, 2.5, backend ? { backend } : {})],
+    ['a chain', (backend) => sqrt(add(base.mul(base), 1, backend ? { backend } : {}))],
+    ['sum over an axis', (backend) => sum(base, { axis: 1, ...(backend ? { backend } : {}) })],
+    [
+      'sum of a chain',
+      (backend) => sum(add(base, 3, backend ? { backend } : {}), backend ? { backend } : {}),
+    ],
+  ];
+  for (const [sched, opts] of schedulers) {
+    test.each(exprs)(`${sched}: %s`, async (_, make) => {
+      const reference = await compute(make(), opts);
+      const y = make(REC);
+      expect(y.name).not.toBe(make().name);
+      const out = await compute(y, opts);
+      expect(out.shape).toEqual(reference.shape);
+      expect(out.dtype).toBe(reference.dtype);
+      expect(Array.from(out.data)).toEqual(Array.from(reference.data));
+    });
+  }
+});
+
+describe('loading a backend does not change what tessera knows', () => {
+  // the sync executor loads backend kernels into the shared built-in registry as 'name/kernel',
+  // which knownOperations() also lists: registerBackend then accepts them as kernel names
+  test.fails('bug: after a sync compute, "bk-rec/ew" is still not a known operation', async () => {
+    await compute(add(base, 1, { backend: REC }), sync);
+    try {
+      expect(knownOperations().has(`${REC}/ew`)).toBe(false);
+      expect(() =>
+        registerBackend({
+          name: 'bk-sneaky',
+          device: 'cpu',
+          kernels: [`${REC}/ew`],
+          supports: '*',
+        }),
+      ).toThrow(/which tessera does not know/);
+    } finally {
+      unregisterBackend('bk-sneaky');
+    }
+  });
+
+  test('before any compute, "bk-x/ew" is not a kernel name', () => {
+    expect(() =>
+      registerBackend({ name: 'bk-sneaky', device: 'cpu', kernels: ['bk-x/ew'], supports: '*' }),
+    ).toThrow(/which tessera does not know/);
+  });
+});

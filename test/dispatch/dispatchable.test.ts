@@ -1,0 +1,226 @@
+// dispatchable and dispatchableClass: a library's own function or class, run by the backend the
+// cascade picks (an owner of its argument type first); small arguments never take part.
+
+import { afterEach, beforeEach, describe, expect, test } from 'vitest';
+import {
+  add,
+  type Backend,
+  dispatchable,
+  dispatchableClass,
+  dispatchStats,
+  fromArray,
+  type LazyArray,
+  registerBackend,
+  resetDispatchStats,
+  unregisterBackend,
+  withBackend,
+} from '../../src/index.ts';
+import { expectThrow } from '../helpers/expect-throw.ts';
+
+/** A value type the 'dsp-owner' backend claims. */
+class OwnedTensor {
+  constructor(readonly v: number) {}
+}
+
+const ownsSeen: unknown[] = [];
+const describeValue = dispatchable('dsp.describe', (..._args: unknown[]) => 'default');
+const strict = dispatchable('dsp.strict', (..._args: unknown[]) => 'default', {
+  fallback: 'error',
+});
+const untouched = dispatchable('dsp.untouched', (v: number) => v * 2);
+const scaleBy = dispatchable('dsp.scale', (x: LazyArray, k: number) => x.mul(k));
+
+class DefaultModel {
+  fitted?: number;
+  fit(x: unknown): this {
+    this.fitted = x instanceof OwnedTensor ? x.v : -1;
+    return this;
+  }
+  who(): string {
+    return 'default';
+  }
+  get value(): number | undefined {
+    return this.fitted;
+  }
+}
+const DispatchedModel = dispatchableClass('dsp.Model', DefaultModel);
+// dispatchableClass's type drops the class's own members (and says `backend` is always a
+// string): see the report; the runtime object has both
+type ModelInstance = { fit(x: unknown): unknown; who(): string; readonly backend?: string };
+const newModel = (...args: unknown[]): ModelInstance =>
+  new (DispatchedModel as unknown as new (...a: unknown[]) => ModelInstance)(...args);
+
+const implementer = (tag: string) =>
+  class {
+    fit(_x: unknown) {
+      return tag;
+    }
+    who() {
+      return tag;
+    }
+  };
+
+const BACKENDS: Backend[] = [
+  {
+    name: 'dsp-owner',
+    device: 'cpu',
+    kernels: ['dsp.describe', 'dsp.strict', 'dsp.Model', 'dsp.scale', 'ew'],
+    supports: '*',
+    owns: (v) => {
+      ownsSeen.push(v);
+      return v instanceof OwnedTensor;
+    },
+    functions: {
+      'dsp.describe': () => 'owner',
+      'dsp.strict': () => 'owner',
+      'dsp.Model': implementer('owner') as never,
+      'dsp.scale': ((x: LazyArray, k: number) => add(x, k)) as never,
+    },
+  },
+  {
+    // registered later: first in the built-in order
+    name: 'dsp-other',
+    device: 'cpu',
+    kernels: ['dsp.describe', 'dsp.strict', 'dsp.Model'],
+    supports: '*',
+    functions: {
+      'dsp.describe': () => 'other',
+      'dsp.strict': () => 'other',
+      'dsp.Model': implementer('other') as never,
+    },
+  },
+];
+
+beforeEach(() => {
+  ownsSeen.length = 0;
+  for (const b of BACKENDS) registerBackend(b);
+});
+afterEach(() => {
+  for (const b of BACKENDS) unregisterBackend(b.name);
+});
+
+describe('dispatchable', () => {
+  test('with no backend implementing it, the default runs', () => {
+    expect(untouched(4)).toBe(8);
+  });
+
+  test('a backend implementing it runs it (the built-in order picks among them)', () => {
+    expect(describeValue(1)).toBe('other');
+    expect(withBackend('dsp-owner', () => describeValue(1))).toBe('owner');
+    expect(withBackend({ disable: ['dsp-other', 'dsp-owner'] }, () => describeValue(1))).toBe(
+      'default',
+    );
+  });
+
+  test('an argument a backend owns selects it (inputs beat the built-in order)', () => {
+    expect(describeValue(new OwnedTensor(1))).toBe('owner');
+    expect(describeValue(1, new OwnedTensor(1))).toBe('owner');
+  });
+
+  test.each([
+    ['numbers', [1, 2.5]],
+    ['nested arrays', [[[1, 2]], [3]]],
+    ['booleans and strings', [true, 'x']],
+  ])('%s never take part in selection (owns is not asked)', (_, args) => {
+    expect(describeValue(...args)).toBe('other');
+    expect(ownsSeen).toEqual([]);
+  });
+
+  test('a lazy array does take part: owns sees it', () => {
+    const x = fromArray([1, 2]);
+    expect(describeValue(x)).toBe('other');
+    expect(ownsSeen).toContain(x);
+  });
+
+  test('the chosen backend is prioritized for what its implementation builds', () => {
+    const x = fromArray([1, 2, 3]);
+    const y = withBackend('dsp-owner', () => scaleBy(x, 2));
+    expect(y.layer.op).toBe('add');
+    expect(y.layer.backend?.name).toBe('dsp-owner');
+  });
+
+  test("fallback 'default': when no implementer can run it, the default runs and is counted", () => {
+    resetDispatchStats();
+    const out = withBackend({ disable: ['dsp-other', 'dsp-owner'] }, () =>
+      describeValue(new OwnedTensor(1)),
+    );
+    expect(out).toBe('default');
+    expect(dispatchStats()).toContainEqual({
+      op: 'dsp.describe',
+      backend: 'default',
+      reason: 'fallback',
+      count: 1,
+    });
+  });
+
+  test("fallback 'error': inputs that need a backend which cannot run it raise", () => {
+    expectThrow(
+      () => withBackend({ disable: ['dsp-owner', 'dsp-other'] }, () => strict(new OwnedTensor(1))),
+      'ValueError',
+      ["dsp.strict: the inputs need backend 'dsp-owner'", 'does not fall back'],
+    );
+    // another implementer may still run it: that is no fallback to the default
+    expect(withBackend({ disable: 'dsp-owner' }, () => strict(new OwnedTensor(1)))).toBe('other');
+    // without such inputs it falls back as usual
+    expect(withBackend({ disable: ['dsp-owner', 'dsp-other'] }, () => strict(1))).toBe('default');
+  });
+
+  const bad: [string, () => unknown, string[]][] = [
+    ['an empty name', () => dispatchable('', () => 1), ['dispatchable', 'non-empty']],
+    ['a taken name', () => dispatchable('dsp.describe', () => 1), ['"dsp.describe"', 'already']],
+    ['a backend name', () => dispatchable('cpu-js', () => 1), ['"cpu-js"']],
+    ['no function', () => dispatchable('dsp.nofn', 3 as never), ['"dsp.nofn"', 'not a function']],
+  ];
+  test.each(bad)('%s is a ValueError', (_, f, fragments) => {
+    expectThrow(f, 'ValueError', fragments);
+  });
+
+  test('a dispatchable name is a kernel name backends may list', () => {
+    expect(() =>
+      registerBackend({ name: 'dsp-x', device: 'cpu', kernels: ['dsp.untouched'], supports: '*' }),
+    ).not.toThrow();
+    unregisterBackend('dsp-x');
+    expectThrow(
+      () =>
+        registerBackend({ name: 'dsp-y', device: 'cpu', kernels: ['dsp.never'], supports: '*' }),
+      'ValueError',
+      ['"dsp-y"', '"dsp.never"'],
+    );
+  });
+});
+
+describe('dispatchableClass', () => {
+  test('chosen at construction from array arguments, and kept', () => {
+    const m = newModel(new OwnedTensor(1));
+    expect(m.backend).toBe('dsp-owner');
+    expect(withBackend('dsp-other', () => m.who())).toBe('owner');
+    expect(m.backend).toBe('dsp-owner');
+  });
+
+  test('without array arguments, chosen at the first method call with them (fit)', () => {
+    const m = newModel();
+    expect(m.backend).toBeUndefined();
+    expect(m.fit(new OwnedTensor(2))).toBe('owner');
+    expect(m.backend).toBe('dsp-owner');
+    expect(m.who()).toBe('owner');
+  });
+
+  test('a first call without arrays binds by priority', () => {
+    const m = newModel();
+    expect(m.who()).toBe('other');
+    expect(m.backend).toBe('dsp-other');
+    // later calls with owned inputs keep the choice
+    expect(m.fit(new OwnedTensor(3))).toBe('other');
+  });
+
+  test("the default class when no backend can: backend is 'default'", () => {
+    const m = withBackend({ disable: ['dsp-owner', 'dsp-other'] }, () => {
+      const inst = newModel();
+      inst.fit(new OwnedTensor(5));
+      return inst;
+    });
+    expect(m.backend).toBe('default');
+    expect(m.who()).toBe('default');
+    expect((m as unknown as { value: number }).value).toBe(5);
+  });
+});
