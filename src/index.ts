@@ -89,7 +89,6 @@ export {
   ones,
   zeros,
 } from './array/creation.ts';
-export type { Device } from './array/device.ts';
 export { type DType, promoteTypes, resultType, type TypedArray } from './array/dtype.ts';
 export { type ArrayLike, asLazy, type FromArrayOptions, fromArray } from './array/from-array.ts';
 export { isLazyArray, LazyArray } from './array/lazy-array.ts';
@@ -99,6 +98,9 @@ export { random } from './array/random.ts';
 export { normalizeChunks } from './chunking/normalize.ts';
 export type { ChunkSpec, Chunks, Size } from './chunking/types.ts';
 export { type Config, config, configure, resetConfig, type SchedulerName } from './config.ts';
+export { type Device, parseDevice } from './devices/device.ts';
+export { disableGuards } from './devices/guards.ts';
+export { toDevice, withDevice } from './devices/placement.ts';
 export type { ProgressEvent } from './diagnostics/progress.ts';
 export { backendFor } from './dispatch/backend-for.ts';
 export {

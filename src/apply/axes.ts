@@ -33,7 +33,7 @@ export function expandDims(x: ArrayLike, opts: { axis: number | readonly number[
       params: { axes },
     }),
   });
-  return new LazyArray(layer, a.device);
+  return new LazyArray(layer);
 }
 
 /**
@@ -76,7 +76,7 @@ export function squeeze(x: ArrayLike, opts: { axis?: number | readonly number[] 
       return { kernel: 'squeeze', inputs: [[0, src]], params: { axes } };
     },
   });
-  return new LazyArray(layer, a.device);
+  return new LazyArray(layer);
 }
 
 /**
@@ -110,7 +110,7 @@ export function flip(
       params: { axes },
     }),
   });
-  return new LazyArray(layer, a.device);
+  return new LazyArray(layer);
 }
 
 /**
@@ -160,7 +160,7 @@ export function broadcastTo(x: ArrayLike, shape: readonly number[]): LazyArray {
       params: { shape: b.map((i, ax) => chunks[ax]![i]!) },
     }),
   });
-  return new LazyArray(layer, a.device);
+  return new LazyArray(layer);
 }
 
 function checkTargetShape(shape: readonly number[]): void {

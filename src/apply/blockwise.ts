@@ -8,6 +8,7 @@ import { NDArray } from '../array/ndarray.ts';
 import type { BlockwiseArgSpec, BlockwiseFnParams } from '../backends/cpu-js/apply/blockwise.ts';
 import { blocksOf } from '../chunking/blocks.ts';
 import { formatValue } from '../chunking/format.ts';
+import { hostInput } from '../devices/host-inputs.ts';
 import { ValueError } from '../errors.ts';
 import { defineLayer } from '../graph/define-layer.ts';
 import type { BlockRef, TaskSpec } from '../graph/layer.ts';
@@ -191,6 +192,9 @@ export function blockwiseFn(
   inputs: readonly BlockwiseInput[],
   opts: BlockwiseOptions,
 ): LazyArray {
+  inputs = inputs.map((x) =>
+    'array' in x ? { ...x, array: hostInput(caller, x.array, opts.allowTransfer) } : x,
+  );
   const dtype = checkDType(caller, opts.dtype);
   const ref = toFnRef(fn, caller, opts.inline ? { inline: true } : {});
   const plan = planBlockwise(caller, outIndex, inputs, opts);

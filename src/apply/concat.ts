@@ -103,7 +103,7 @@ function join(inputs: readonly LazyArray[], axis: number): LazyArray {
       return { kernel: 'convert', inputs: [[owner[i]!, block]], params: { dtype } };
     },
   });
-  return new LazyArray(layer, xs[0]!.device);
+  return new LazyArray(layer);
 }
 
 /** Check the other axes agree in size and rechunk them to their common refinement. */

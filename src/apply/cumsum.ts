@@ -73,7 +73,7 @@ export function cumsum(x: ArrayLike, opts: CumsumOptions = {}): LazyArray {
     fusable: true,
     task: (b) => ({ kernel: 'cumsum-block', inputs: [[0, b]], params: { axis, dtype } }),
   });
-  if (a.numBlocks[axis]! <= 1) return new LazyArray(scanned, a.device);
+  if (a.numBlocks[axis]! <= 1) return new LazyArray(scanned);
   const totals = defineLayer({
     op: 'cumsum-total',
     token: [axis],
@@ -96,5 +96,5 @@ export function cumsum(x: ArrayLike, opts: CumsumOptions = {}): LazyArray {
       return { kernel: 'cumsum-add', inputs, params: { axis } };
     },
   });
-  return new LazyArray(layer, a.device);
+  return new LazyArray(layer);
 }

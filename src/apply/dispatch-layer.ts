@@ -1,8 +1,9 @@
 // Where graph builders ask dispatch which backend runs a layer: the operation's metadata
 // (kernel, params, output, inputs) goes to the cascade, the answer onto the layer.
 
-import type { DType } from '../array/dtype.ts';
+import { type DType, itemsize } from '../array/dtype.ts';
 import type { Chunks } from '../chunking/types.ts';
+import { guardTransfer } from '../devices/guards.ts';
 import { selectBackend } from '../dispatch/cascade.ts';
 import { defaultBackends } from '../dispatch/default.ts';
 import type { InputMeta, OpMeta } from '../dispatch/types.ts';
@@ -35,6 +36,20 @@ function largestBlock(chunks: Chunks): number {
   return n;
 }
 
+/** Bytes of a layer's array, or null with unknown sizes. */
+function layerBytes(l: Layer): number | null {
+  let n = itemsize(l.dtype);
+  for (const c of l.chunks) {
+    let s = 0;
+    for (const v of c) {
+      if (v === null) return null;
+      s += v;
+    }
+    n *= s;
+  }
+  return n;
+}
+
 const inputMeta = (l: Layer): InputMeta => ({
   dtype: l.dtype,
   chunks: l.chunks,
@@ -57,7 +72,21 @@ export function dispatchLayer(req: DispatchRequest): BackendRef {
     inputs: req.deps.map(inputMeta),
     blockElements: largestBlock(req.chunks),
   };
+  const fn = req.fn ?? req.kernel;
+  const gpu = req.deps.find((d) => d.device !== undefined)?.device;
+  // mixing devices moves the host inputs to the GPU: an implicit transfer
+  if (gpu !== undefined) {
+    for (const d of req.deps) {
+      if (d.device !== gpu) guardTransfer(fn, d.name, d.device ?? 'cpu', gpu, layerBytes(d));
+    }
+  }
   const { backend } = selectBackend(defaultBackends, meta, req.fn);
+  // a CPU backend running GPU data (a fallback) copies it to the host
+  if (gpu !== undefined && backend.device === 'cpu') {
+    for (const d of req.deps) {
+      if (d.device !== undefined) guardTransfer(fn, d.name, d.device, 'cpu', layerBytes(d));
+    }
+  }
   return backend.module === undefined
     ? { name: backend.name, device: backend.device }
     : { name: backend.name, device: backend.device, module: backend.module };

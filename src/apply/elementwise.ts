@@ -127,7 +127,7 @@ export function ewLayer(
     task: (b) => ({ kernel: 'ew', inputs: refsOf(b), params }),
     meta: { expr: key },
   });
-  return new LazyArray(layer, aligned[0]!.device);
+  return new LazyArray(layer);
 }
 
 /**

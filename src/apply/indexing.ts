@@ -160,7 +160,7 @@ function maskOf(fn: string, x: LazyArray, m: LazyArray): LazyArray {
       };
     },
   });
-  return new LazyArray(layer, a.device);
+  return new LazyArray(layer);
 }
 
 /** Check that `v` broadcasts to `target` (right-aligned, size-1 axes stretch). */
@@ -216,7 +216,7 @@ function maskSet(x: LazyArray, m: LazyArray, value: Scalar | ArrayLike): LazyArr
       return { kernel: 'where-set', inputs, params: scalar ? { scalar: Number(value) } : {} };
     },
   });
-  return new LazyArray(layer, x.device);
+  return new LazyArray(layer);
 }
 
 /** Per input axis: the slice piece (and its index along the selection) each block holds. */
@@ -291,5 +291,5 @@ export function setIndex(x: ArrayLike, index: Index, value: Scalar | ArrayLike):
     fusable: vr === undefined,
     task,
   });
-  return new LazyArray(layer, a.device);
+  return new LazyArray(layer);
 }

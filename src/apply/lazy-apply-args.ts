@@ -27,7 +27,10 @@ export interface LazyApplyOptions extends PlacementOptions {
   readonly axis?: number | readonly number[];
   /** Structured-cloneable data passed to fn as its last argument, untouched. */
   readonly kwargs?: unknown;
-  /** Hand fn host arrays even for GPU inputs (a no-op for CPU inputs). */
+  /**
+   * Hand fn host arrays for GPU inputs and move its results back to their device (a guarded
+   * transfer: allowTransfer or disableGuards); a no-op for CPU inputs.
+   */
   readonly asHost?: boolean;
   /** Label for layer names and task keys (default: fn.name). */
   readonly name?: string;
@@ -69,6 +72,7 @@ const OPTION_KEYS = new Set([
   'asHost',
   'inline',
   'isolate',
+  'allowTransfer',
   'name',
 ]);
 const FN = 'lazyApply';

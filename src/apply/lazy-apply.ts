@@ -7,6 +7,8 @@ import { blockShape, chunkOffsets } from '../chunking/blocks.ts';
 import { formatTuple } from '../chunking/format.ts';
 import type { Chunks, Size } from '../chunking/types.ts';
 import { unifyChunks } from '../chunking/unify.ts';
+import { moveLayer } from '../devices/device-scope.ts';
+import { firstGpuDevice, hostInput } from '../devices/host-inputs.ts';
 import { ValueError } from '../errors.ts';
 import { defineLayer } from '../graph/define-layer.ts';
 import type { BlockRef, Layer } from '../graph/layer.ts';
@@ -75,13 +77,25 @@ export function lazyApply(
   args: LazyApplyArg | readonly LazyApplyArg[],
   opts: LazyApplyOptions = {},
 ): LazyArray | LazyArray[] {
+  const list: readonly unknown[] = Array.isArray(args) ? args : [args];
+  const back = opts.asHost === true ? firstGpuDevice(list) : undefined;
+  const hosted = list.map((a) => hostInput('lazyApply', a, opts.allowTransfer)) as LazyApplyArg[];
+  const out = lazyApplyHost(fn, Array.isArray(args) ? hosted : hosted[0]!, opts);
+  if (back === undefined) return out;
+  return Array.isArray(out) ? out.map((o) => moveLayer(o, back)) : moveLayer(out, back);
+}
+
+function lazyApplyHost(
+  fn: Function,
+  args: LazyApplyArg | readonly LazyApplyArg[],
+  opts: LazyApplyOptions,
+): LazyArray | LazyArray[] {
   const plan = planLazyApply(fn, args, opts);
   const grid = prepareGrid(plan);
   const outChunks = plan.shapes.map((s) => outputChunks(plan, grid, s));
-  const device = plan.arrays[0]!.device;
   if (!plan.multi) {
     const layer = applyLayer(plan, grid, outChunks, outChunks[0]!, (b) => toGrid(plan, grid, b));
-    return new LazyArray(layer, device);
+    return new LazyArray(layer);
   }
   const tuple = applyLayer(
     plan,
@@ -100,7 +114,7 @@ export function lazyApply(
       fusable: true,
       task: (b) => ({ kernel: 'pick', inputs: [[0, toGrid(plan, grid, b)]], params: { index: k } }),
     });
-    return new LazyArray(layer, device);
+    return new LazyArray(layer);
   });
 }
 

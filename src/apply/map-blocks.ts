@@ -122,6 +122,7 @@ export function mapBlocks(fn: BlockwiseFn, ...args: [...unknown[], MapBlocksOpti
     ...(opts.kwargs !== undefined ? { kwargs: opts.kwargs } : {}),
     ...(opts.inline !== undefined ? { inline: opts.inline } : {}),
     ...(opts.isolate !== undefined ? { isolate: opts.isolate } : {}),
+    ...(opts.allowTransfer !== undefined ? { allowTransfer: opts.allowTransfer } : {}),
     ...(opts.name !== undefined ? { name: opts.name } : {}),
   });
 }

@@ -13,6 +13,11 @@ export interface PlacementOptions {
    * instead of ending the program. Its blocks are copied to and from that process.
    */
   readonly isolate?: boolean;
+  /**
+   * Let GPU inputs move to the host for the function (JavaScript runs there); without it
+   * (or disableGuards) a GPU input is a TransferGuardError.
+   */
+  readonly allowTransfer?: boolean;
 }
 
 /**

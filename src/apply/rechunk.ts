@@ -171,5 +171,5 @@ export function rechunk(
   for (const step of steps) {
     if (!sameChunks(layer.chunks, step)) layer = rechunkLayer(layer, step);
   }
-  return new LazyArray(layer, a.device);
+  return new LazyArray(layer);
 }

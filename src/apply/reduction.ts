@@ -231,5 +231,5 @@ export function reduction(spec: ReductionSpec): LazyArray {
     layer = combineLayer(spec, layer, counts, level++, backend);
     counts = layer.chunks.map((c) => c.length);
   }
-  return new LazyArray(aggregateLayer(spec, layer, counts, backend), spec.x.device);
+  return new LazyArray(aggregateLayer(spec, layer, counts, backend));
 }

@@ -56,7 +56,7 @@ export function reshape(x: ArrayLike, shape: readonly number[]): LazyArray {
       };
     },
   });
-  return new LazyArray(layer, a.device);
+  return new LazyArray(layer);
 }
 
 /** Validate the requested shape and infer its -1 entry. */
@@ -100,5 +100,5 @@ function reshapeEmpty(a: LazyArray, outShape: readonly number[]): LazyArray {
       params: { shape: [...outShape] },
     }),
   });
-  return new LazyArray(layer, a.device);
+  return new LazyArray(layer);
 }

@@ -74,7 +74,7 @@ export function sliceNormalized(x: LazyArray, norm: NormalizedIndex): LazyArray 
     fusable,
     task: (b) => sliceTask(plan, norm.outAxes, b),
   });
-  return new LazyArray(layer, x.device);
+  return new LazyArray(layer);
 }
 
 /**

@@ -130,7 +130,7 @@ export function takeWrapped(x: LazyArray, idx: Int32Array, axis: number, front =
     fusable: false,
     task,
   });
-  return new LazyArray(layer, x.device);
+  return new LazyArray(layer);
 }
 
 /**

@@ -102,5 +102,5 @@ function permute(fn: string, x: LazyArray, axes: readonly number[]): LazyArray {
       return { kernel: 'transpose', inputs: [[0, src]], params: { axes } };
     },
   });
-  return new LazyArray(layer, x.device);
+  return new LazyArray(layer);
 }

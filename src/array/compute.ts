@@ -2,6 +2,8 @@
 // assemble each into an NDArray. Shared intermediates run once.
 
 import { config, type SchedulerName } from '../config.ts';
+import { moveLayer } from '../devices/device-scope.ts';
+import { guardTransfer, readAllowTransfer } from '../devices/guards.ts';
 import { ValueError } from '../errors.ts';
 import { fuseLayers } from '../graph/fuse.ts';
 import type { Layer } from '../graph/layer.ts';
@@ -34,6 +36,15 @@ export interface ComputeOptions {
   optimize?: boolean;
   /** Receives scheduler statistics (peak live chunks and bytes, tasks run). */
   onStats?: (stats: RunStats) => void;
+  /** Allow bringing GPU arrays to the host (a guarded transfer otherwise). */
+  allowTransfer?: boolean;
+}
+
+/** `x`, on the host: a GPU array is a guarded device → host transfer. */
+function toHost(fn: string, x: LazyArray, allow: boolean): LazyArray {
+  if (x.device === 'cpu') return x;
+  guardTransfer(fn, x.name, x.device, 'cpu', x.nbytes, allow);
+  return moveLayer(x, 'cpu');
 }
 
 /** Run the graphs of `layers`; resolves with each output's blocks (C order). */
@@ -90,8 +101,9 @@ export async function compute(
     'compute',
     args.filter((a) => a !== undefined),
   );
+  const allow = readAllowTransfer('compute', opts.allowTransfer);
   const blocks = await computeBlocks(
-    arrays.map((a) => a.layer),
+    arrays.map((a) => toHost('compute', a, allow).layer),
     opts,
   );
   const results = arrays.map((a, i) => assembleBlocks(blocks[i]!, a.numBlocks, a.dtype, a.name));

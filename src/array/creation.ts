@@ -5,6 +5,7 @@ import { chunkOffsets } from '../chunking/blocks.ts';
 import { formatTuple, formatValue } from '../chunking/format.ts';
 import { normalizeChunks } from '../chunking/normalize.ts';
 import type { ChunkSpec, Chunks } from '../chunking/types.ts';
+import { placeCreated } from '../devices/device-scope.ts';
 import { ShapeError, ValueError } from '../errors.ts';
 import { defineLayer } from '../graph/define-layer.ts';
 import type { TaskSpec } from '../graph/layer.ts';
@@ -83,7 +84,7 @@ export function sourceArray(
       ...(mainThread ? { mainThread } : {}),
     }),
   });
-  return new LazyArray(layer);
+  return placeCreated(new LazyArray(layer));
 }
 
 const signedZero = (v: number): number | string => (Object.is(v, -0) ? '-0' : v);

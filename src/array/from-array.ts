@@ -4,6 +4,7 @@
 import { formatTuple } from '../chunking/format.ts';
 import { normalizeChunks } from '../chunking/normalize.ts';
 import type { ChunkSpec, Chunks } from '../chunking/types.ts';
+import { placeCreated } from '../devices/device-scope.ts';
 import { ShapeError } from '../errors.ts';
 import { defineLayer } from '../graph/define-layer.ts';
 import type { Layer } from '../graph/layer.ts';
@@ -80,7 +81,7 @@ export function fromArray(data: ArrayData, opts: FromArrayOptions = {}): LazyArr
         ? `array-u${++uniqueCounter}-${Date.now().toString(36)}`
         : tokenize('array', hashData(arr.data), arr.shape, arr.dtype);
   const source = constantLayer(arr, base);
-  if (chunks.every((c) => c.length === 1)) return new LazyArray(source);
+  if (chunks.every((c) => c.length === 1)) return placeCreated(new LazyArray(source));
   const offsets = chunks.map((c) => {
     const o = [0];
     for (const s of c) o.push(o[o.length - 1]! + s);
@@ -102,7 +103,7 @@ export function fromArray(data: ArrayData, opts: FromArrayOptions = {}): LazyArr
       },
     }),
   });
-  return new LazyArray(layer);
+  return placeCreated(new LazyArray(layer));
 }
 
 /** Arrays, eager data or lazy: the inputs most operations accept. */

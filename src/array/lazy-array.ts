@@ -2,18 +2,21 @@
 // It holds metadata only (shape, chunks, dtype); methods add layers; compute() runs them.
 
 import type { Chunks, Size } from '../chunking/types.ts';
+import type { Device } from '../devices/device.ts';
 import type { Layer } from '../graph/layer.ts';
-import type { Device } from './device.ts';
 import { type DType, itemsize } from './dtype.ts';
 
 /** A lazy, chunked n-d array. Building expressions never computes. */
 export class LazyArray {
   readonly layer: Layer;
-  readonly device: Device;
 
-  constructor(layer: Layer, device: Device = 'cpu') {
+  constructor(layer: Layer) {
     this.layer = layer;
-    this.device = device;
+  }
+
+  /** Where the blocks live: 'cpu' (the host), 'gpu' or 'gpu:N'. */
+  get device(): Device {
+    return (this.layer.device ?? 'cpu') as Device;
   }
 
   /** Deterministic name: the same expression gives the same name. */

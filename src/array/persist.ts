@@ -16,6 +16,7 @@ function heldArray(x: LazyArray, blocks: readonly Chunk[]): LazyArray {
     deps: [],
     chunks,
     dtype: x.dtype,
+    device: x.device,
     task: () => {
       throw new Error('persisted layer has no tasks');
     },
@@ -25,7 +26,7 @@ function heldArray(x: LazyArray, blocks: readonly Chunk[]): LazyArray {
       return blocks[flat]!;
     },
   });
-  return new LazyArray(layer, x.device);
+  return new LazyArray(layer);
 }
 
 /**

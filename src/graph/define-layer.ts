@@ -45,6 +45,13 @@ export function defineLayer(spec: LayerSpec): Layer {
       spec.chunks,
       spec.dtype,
     );
+  // a layer's blocks live where its inputs' do unless it says otherwise (toDevice does)
+  // (a CPU backend's layer is on the host: its GPU inputs were moved there, guarded)
+  const device =
+    spec.device ??
+    (spec.backend?.device === 'cpu'
+      ? 'cpu'
+      : spec.deps.find((d) => d.device !== undefined)?.device);
   const layer: Layer = {
     name,
     op: spec.op,
@@ -56,7 +63,7 @@ export function defineLayer(spec: LayerSpec): Layer {
     ...(spec.constant ? { constant: spec.constant } : {}),
     ...(spec.meta ? { meta: spec.meta } : {}),
     ...(spec.backend ? { backend: spec.backend } : {}),
-    ...(spec.device && spec.device !== 'cpu' ? { device: spec.device } : {}),
+    ...(device !== undefined && device !== 'cpu' ? { device } : {}),
   };
   return Object.freeze(layer);
 }

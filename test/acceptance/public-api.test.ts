@@ -60,6 +60,7 @@ const EXPORTED = [
   'cos',
   'cumsum',
   'defineKernels',
+  'disableGuards',
   'dispatchStats',
   'dispatchable',
   'dispatchableClass',
@@ -110,6 +111,7 @@ const EXPORTED = [
   'normalizeChunks',
   'notEqual',
   'ones',
+  'parseDevice',
   'permuteDims',
   'persist',
   'pow',
@@ -140,6 +142,7 @@ const EXPORTED = [
   'tan',
   'tanh',
   'tensordot',
+  'toDevice',
   'toZarr',
   'transpose',
   'unregisterBackend',
@@ -147,6 +150,7 @@ const EXPORTED = [
   'variance',
   'where',
   'withBackend',
+  'withDevice',
   'zeros',
 ];
 

@@ -43,6 +43,8 @@ registerKernels({
   /** Strided selection of the one input block. */
   slice: ((inputs: Chunk[], p: StridedSelection) =>
     sliceND(asArray(inputs[0]!), p)) as Kernel<never>,
+  /** A block moved between devices: on the host itself (the device router moves GPU blocks). */
+  'to-device': ((inputs: Chunk[]) => inputs[0]!) as Kernel<never>,
   /** Element `index` of a tuple block. */
   pick: ((inputs: Chunk[], p: { index: number }) =>
     (inputs[0] as Chunk[])[p.index]!) as Kernel<never>,
