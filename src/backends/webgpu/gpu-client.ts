@@ -70,18 +70,19 @@ export class GpuClient {
   /** Start a worker and open device `name` on it. */
   static async open(name: string): Promise<GpuClient> {
     const worker = new Worker(BOOTSTRAP, { workerData: { entry: ENTRY, device: name } });
+    const listeners: [string, (...a: never[]) => void][] = [];
     const ready = await new Promise<GpuReady>((resolve, reject) => {
-      worker.once('message', resolve);
-      worker.once('error', reject);
-      worker.once('exit', (code) =>
-        reject(new WorkerCrashedError(`openGpu ${name}`, `exited with code ${code} before the device opened`)),
-      );
+      const onExit = (code: number) =>
+        reject(new WorkerCrashedError(`openGpu ${name}`, `exited with code ${code} before the device opened`));
+      listeners.push(['message', resolve], ['error', reject], ['exit', onExit]);
+      for (const [ev, f] of listeners) worker.once(ev, f);
     });
+    // Only this function's listeners: removeAllListeners() would also drop the Worker's own.
+    for (const [ev, f] of listeners) worker.off(ev, f);
     if (!ready.ready) {
       await worker.terminate();
       throw rebuild(ready.error);
     }
-    worker.removeAllListeners();
     return new GpuClient(name, worker, ready.adapter, ready.hasF16);
   }
 

@@ -18,7 +18,7 @@ const T = 64; // output tile edge: 16×16 invocations × 4×4 outputs each
 const KT = 16;
 
 const SOURCE = /* wgsl */ `
-@group(0) @binding(0) var<storage, read> meta: array<u32>;
+@group(0) @binding(0) var<storage, read> info: array<u32>;
 @group(0) @binding(1) var<storage, read_write> c: array<f32>;
 @group(0) @binding(2) var<storage, read> a: array<f32>;
 @group(0) @binding(3) var<storage, read> b: array<f32>;
@@ -26,9 +26,9 @@ var<workgroup> ta: array<array<f32, ${KT}>, ${T}>;
 var<workgroup> tb: array<array<f32, ${T}>, ${KT}>;
 @compute @workgroup_size(16, 16)
 fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(local_invocation_id) lid: vec3<u32>) {
-  let m = meta[0]; let k = meta[1]; let n = meta[2];
+  let m = info[0]; let k = info[1]; let n = info[2];
   let batch = wg.z;
-  let aOff = batch * meta[3]; let bOff = batch * meta[4]; let cOff = batch * m * n;
+  let aOff = batch * info[3]; let bOff = batch * info[4]; let cOff = batch * m * n;
   let row0 = wg.y * ${T}u; let col0 = wg.x * ${T}u;
   let flat = lid.y * 16u + lid.x;
   var acc: array<array<f32, 4>, 4>;

@@ -14,7 +14,7 @@ const bits = (v: number): number => {
 };
 
 const SOURCE = (normal: boolean): string => /* wgsl */ `
-@group(0) @binding(0) var<storage, read> meta: array<u32>;
+@group(0) @binding(0) var<storage, read> info: array<u32>;
 @group(0) @binding(1) var<storage, read_write> out: array<u32>;
 // (a · b) mod 2^64 of u32 pairs (hi, lo)
 fn mul64(a: vec2<u32>, b: vec2<u32>) -> vec2<u32> {
@@ -45,25 +45,25 @@ fn uniform_at(seed: vec2<u32>, g: vec2<u32>) -> f32 {
 }
 // meta: n, nd, seed hi, seed lo, p0, p1, p2 (f32 bits), shape[nd], offset[nd], gstride hi[nd], lo[nd]
 fn global_index(i: u32) -> vec2<u32> {
-  let nd = meta[1];
+  let nd = info[1];
   var rem = i;
   var g = vec2<u32>(0u, 0u);
   for (var ax = i32(nd) - 1; ax >= 0; ax--) {
     let a = u32(ax);
-    let n = meta[7u + a];
-    let idx = rem % n + meta[7u + nd + a];
+    let n = info[7u + a];
+    let idx = rem % n + info[7u + nd + a];
     rem = rem / n;
-    g = add64(g, mul64(vec2<u32>(0u, idx), vec2<u32>(meta[7u + 2u * nd + a], meta[7u + 3u * nd + a])));
+    g = add64(g, mul64(vec2<u32>(0u, idx), vec2<u32>(info[7u + 2u * nd + a], info[7u + 3u * nd + a])));
   }
   return g;
 }
 @compute @workgroup_size(256)
 fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
   let i = gid.x + gid.y * nwg.x * 256u;
-  if (i >= meta[0]) { return; }
-  let seed = vec2<u32>(meta[2], meta[3]);
+  if (i >= info[0]) { return; }
+  let seed = vec2<u32>(info[2], info[3]);
   let g = global_index(i);
-  let p0 = bitcast<f32>(meta[4]); let p1 = bitcast<f32>(meta[5]); let p2 = bitcast<f32>(meta[6]);
+  let p0 = bitcast<f32>(info[4]); let p1 = bitcast<f32>(info[5]); let p2 = bitcast<f32>(info[6]);
   ${
     normal
       ? `let k = vec2<u32>(g.x, g.y & 0xfffffffeu);

@@ -32,7 +32,7 @@ function identity(op: GpuReduceOp, acc: DType): string {
   if (op === 'sum' || op === 'mean') return '0.0';
   if (op === 'prod') return '1.0';
   const t = wgslType('reduce', acc);
-  if (t === 'f32') return op === 'min' ? 'bitcast<f32>(0x7f800000u)' : 'bitcast<f32>(0xff800000u)';
+  if (t === 'f32') return op === 'min' ? 'f_bits(0x7f800000u)' : 'f_bits(0xff800000u)';
   if (t === 'i32') return op === 'min' ? 'bitcast<i32>(0x7fffffffu)' : 'bitcast<i32>(0x80000000u)';
   return op === 'min' ? '0xffffffffu' : '0u';
 }
@@ -50,7 +50,7 @@ function reduceSource(op: GpuReduceOp, inDtype: DType, acc: DType): string {
     ? '(src[j >> 2u] >> ((j & 3u) * 8u)) & 255u'
     : `bitcast<${wgslType('reduce', inDtype)}>(src[j])`;
   return `${WGSL_SCALAR_PRELUDE}
-@group(0) @binding(0) var<storage, read> meta: array<u32>;
+@group(0) @binding(0) var<storage, read> info: array<u32>;
 @group(0) @binding(1) var<storage, read_write> out: array<u32>;
 @group(0) @binding(2) var<storage, read> src: array<u32>;
 var<workgroup> part: array<${t}, ${GROUP}>;
@@ -58,22 +58,22 @@ fn load(j: u32) -> ${t} { let v = ${read}; return ${wgslConvert('v', inDtype, ac
 fn comb(a: ${t}, b: ${t}) -> ${t} { return ${combine(op, t)}; }
 // meta: nOut, count, splits, chunk, no, outer shape, outer strides, nr, red shape, red strides
 fn outer_offset(o: u32) -> u32 {
-  let no = meta[4];
+  let no = info[4];
   var rem = o; var off = 0u;
   for (var ax = i32(no) - 1; ax >= 0; ax--) {
-    let n = meta[5u + u32(ax)];
-    off += (rem % n) * meta[5u + no + u32(ax)];
+    let n = info[5u + u32(ax)];
+    off += (rem % n) * info[5u + no + u32(ax)];
     rem = rem / n;
   }
   return off;
 }
 fn red_offset(r: u32) -> u32 {
-  let base = 5u + 2u * meta[4];
-  let nr = meta[base];
+  let base = 5u + 2u * info[4];
+  let nr = info[base];
   var rem = r; var off = 0u;
   for (var ax = i32(nr) - 1; ax >= 0; ax--) {
-    let n = meta[base + 1u + u32(ax)];
-    off += (rem % n) * meta[base + 1u + nr + u32(ax)];
+    let n = info[base + 1u + u32(ax)];
+    off += (rem % n) * info[base + 1u + nr + u32(ax)];
     rem = rem / n;
   }
   return off;
@@ -82,15 +82,15 @@ fn red_offset(r: u32) -> u32 {
 fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
         @builtin(local_invocation_index) lid: u32) {
   let id = wg.x + wg.y * nwg.x;
-  let splits = meta[2];
+  let splits = info[2];
   let o = id / splits;
   let s = id % splits;
-  let active = o < meta[0];
+  let live_out = o < info[0];
   var acc: ${t} = ${identity(op, acc)};
-  if (active) {
+  if (live_out) {
     let base = outer_offset(o);
-    let start = s * meta[3];
-    let end = min(meta[1], start + meta[3]);
+    let start = s * info[3];
+    let end = min(info[1], start + info[3]);
     for (var r = start + lid; r < end; r += ${GROUP}u) { acc = comb(acc, load(base + red_offset(r))); }
   }
   part[lid] = acc;
@@ -99,7 +99,7 @@ fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nwg: vec3
     if (lid < w) { part[lid] = comb(part[lid], part[lid + w]); }
     workgroupBarrier();
   }
-  if (lid == 0u && active) { out[id] = bitcast<u32>(part[0]); }
+  if (lid == 0u && live_out) { out[id] = bitcast<u32>(part[0]); }
 }
 `;
 }

@@ -85,13 +85,22 @@ export class GpuRuntime {
     const hit = this.pipelines.get(key);
     if (hit) return hit;
     const t0 = performance.now();
-    const module = this.device.createShaderModule({ code: source() });
     this.device.pushErrorScope('validation');
-    const p = await this.dev.inst.hold(
-      this.device.createComputePipelineAsync({ layout: 'auto', compute: { module, entryPoint: 'main' } }),
-    );
+    const module = this.device.createShaderModule({ code: source() });
+    let p: GPUComputePipeline | undefined;
+    let failure: unknown;
+    try {
+      p = await this.dev.inst.hold(
+        this.device.createComputePipelineAsync({ layout: 'auto', compute: { module, entryPoint: 'main' } }),
+      );
+    } catch (e) {
+      failure = e;
+    }
     const err = await this.dev.inst.hold(this.device.popErrorScope());
-    if (err) throw new Error(`webgpu: pipeline ${key.slice(0, 80)} failed: ${err.message}`);
+    if (err || p === undefined) {
+      const why = err?.message ?? (failure instanceof Error ? failure.message : String(failure));
+      throw new Error(`webgpu: pipeline ${key.slice(0, 120)} failed: ${why}`);
+    }
     this.pipelineMs += performance.now() - t0;
     this.pipelines.set(key, p);
     return p;

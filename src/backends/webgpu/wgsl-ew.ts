@@ -212,16 +212,16 @@ export function ewShaderSource(s: EwShaderSpec): { code: string; inputs: number[
     : `  if (w >= n) { return; }
   out[w] = element(w);`;
   const code = `${WGSL_SCALAR_PRELUDE}
-@group(0) @binding(0) var<storage, read> meta: array<u32>;
+@group(0) @binding(0) var<storage, read> info: array<u32>;
 @group(0) @binding(1) var<storage, read_write> out: array<u32>;
 ${decls.join('\n')}
 fn offset_g(i: u32, g: u32) -> u32 {
-  let nd = meta[1];
+  let nd = info[1];
   var rem = i;
   var off = 0u;
   for (var ax = i32(nd) - 1; ax >= 0; ax--) {
-    let n = meta[2u + u32(ax)];
-    off = off + (rem % n) * meta[2u + nd + g * nd + u32(ax)];
+    let n = info[2u + u32(ax)];
+    off = off + (rem % n) * info[2u + nd + g * nd + u32(ax)];
     rem = rem / n;
   }
   return off;
@@ -234,7 +234,7 @@ ${b.lines.map((l) => `  ${l}`).join('\n')}
 }
 @compute @workgroup_size(256)
 fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
-  let n = meta[0];
+  let n = info[0];
   let w = gid.x + gid.y * nwg.x * 256u;
 ${main}
 }

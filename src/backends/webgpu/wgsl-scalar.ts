@@ -14,7 +14,7 @@ export function wgslLiteral(v: number, d: DType): string {
   const t = wgslType('ew', d);
   if (t === 'f32') {
     F32[0] = x;
-    return `bitcast<f32>(0x${U32[0]!.toString(16)}u)`;
+    return `f_bits(0x${U32[0]!.toString(16)}u)`;
   }
   if (t === 'i32') return `bitcast<i32>(${x >>> 0}u)`;
   return `${x >>> 0}u`;
@@ -53,7 +53,9 @@ export function wgslWrap(code: string, d: DType): string {
 
 /** Helper functions every generated shader includes. */
 export const WGSL_SCALAR_PRELUDE = /* wgsl */ `
-const F_NAN = bitcast<f32>(0x7fc00000u);
+// Non-finite values through a function: WGSL rejects NaN and Infinity in const expressions.
+fn f_bits(u: u32) -> f32 { return bitcast<f32>(u); }
+fn f_nan() -> f32 { return f_bits(0x7fc00000u); }
 const F_NEG_ZERO = bitcast<f32>(0x80000000u);
 const I_MIN = bitcast<i32>(0x80000000u);
 fn f_isnan(x: f32) -> bool { return (bitcast<u32>(x) & 0x7fffffffu) > 0x7f800000u; }
@@ -66,8 +68,8 @@ fn f2u(x: f32) -> u32 {
   if (x < 0.0) { return bitcast<u32>(i32(x)); }
   return u32(x);
 }
-fn f_max(x: f32, y: f32) -> f32 { return select(max(x, y), F_NAN, f_isnan(x) || f_isnan(y)); }
-fn f_min(x: f32, y: f32) -> f32 { return select(min(x, y), F_NAN, f_isnan(x) || f_isnan(y)); }
+fn f_max(x: f32, y: f32) -> f32 { return select(max(x, y), f_nan(), f_isnan(x) || f_isnan(y)); }
+fn f_min(x: f32, y: f32) -> f32 { return select(min(x, y), f_nan(), f_isnan(x) || f_isnan(y)); }
 fn f_sign(x: f32) -> f32 {
   if (f_isnan(x)) { return x; }
   return select(select(0.0, -1.0, x < 0.0), 1.0, x > 0.0);
@@ -83,7 +85,7 @@ fn f_floordiv(a: f32, b: f32) -> f32 {
   return select(fl, fl + 1.0, d - fl > 0.5);
 }
 fn f_rem(a: f32, b: f32) -> f32 {
-  if (b == 0.0) { return F_NAN; }
+  if (b == 0.0) { return f_nan(); }
   var m = f_fmod(a, b);
   if (m != 0.0) {
     if ((b < 0.0) != (m < 0.0)) { m = m + b; }
@@ -94,16 +96,16 @@ fn f_rem(a: f32, b: f32) -> f32 {
 }
 fn f_pow(a: f32, b: f32) -> f32 {
   if (a == 1.0 || b == 0.0) { return 1.0; }
-  if (f_isnan(a) || f_isnan(b)) { return F_NAN; }
+  if (f_isnan(a) || f_isnan(b)) { return f_nan(); }
   if (a == -1.0 && f_isinf(b)) { return 1.0; }
   let isInt = floor(b) == b && f_isfinite(b);
   let odd = isInt && abs(b) < 16777216.0 && (i32(b) & 1) == 1;
   if (a == 0.0) {
     if (b > 0.0) { return select(0.0, a, odd); }
-    return select(bitcast<f32>(0x7f800000u), 1.0 / a, odd);
+    return select(f_bits(0x7f800000u), 1.0 / a, odd);
   }
   if (a < 0.0) {
-    if (!isInt && f_isfinite(a)) { return F_NAN; }
+    if (!isInt && f_isfinite(a)) { return f_nan(); }
     let r = pow(-a, b);
     return select(r, -r, odd);
   }
