@@ -140,7 +140,9 @@ export async function gpuStatus(): Promise<true | string> {
   const icd = process.env.VK_ICD_FILENAMES ?? process.env.VK_DRIVER_FILES;
   return (
     'gpuStatus: no WebGPU adapter found (dawn.node looked for Vulkan devices' +
-    (icd ? ` with VK_ICD_FILENAMES=${icd}` : ' through the system Vulkan ICDs in /usr/share/vulkan/icd.d') +
+    (icd
+      ? ` with VK_ICD_FILENAMES=${icd}`
+      : ' through the system Vulkan ICDs in /usr/share/vulkan/icd.d') +
     `); ${HOW_TO_INSTALL}`
   );
 }

@@ -73,7 +73,12 @@ export class GpuClient {
     const listeners: [string, (...a: never[]) => void][] = [];
     const ready = await new Promise<GpuReady>((resolve, reject) => {
       const onExit = (code: number) =>
-        reject(new WorkerCrashedError(`openGpu ${name}`, `exited with code ${code} before the device opened`));
+        reject(
+          new WorkerCrashedError(
+            `openGpu ${name}`,
+            `exited with code ${code} before the device opened`,
+          ),
+        );
       listeners.push(['message', resolve], ['error', reject], ['exit', onExit]);
       for (const [ev, f] of listeners) worker.once(ev, f);
     });
@@ -102,7 +107,11 @@ export class GpuClient {
     }
   }
 
-  private call<T>(req: GpuRequest, what: string = req.op, transfer: ArrayBuffer[] = []): Promise<T> {
+  private call<T>(
+    req: GpuRequest,
+    what: string = req.op,
+    transfer: ArrayBuffer[] = [],
+  ): Promise<T> {
     if (this.dead) return Promise.reject(this.dead);
     const id = this.nextId++;
     return new Promise<T>((resolve, reject) => {
@@ -124,7 +133,10 @@ export class GpuClient {
 
   /** Run kernel `kernel` on device chunks; the outputs stay on the device. */
   run(kernel: string, inputs: readonly GpuHandle[], params: unknown): Promise<GpuHandle[]> {
-    return this.call({ op: 'run', kernel, inputs: inputs.map((h) => h.id), params }, `run ${kernel}`);
+    return this.call(
+      { op: 'run', kernel, inputs: inputs.map((h) => h.id), params },
+      `run ${kernel}`,
+    );
   }
 
   /** Return chunks' buffers to the pool (fire and forget; ordered before later calls). */

@@ -43,14 +43,21 @@ class GpuServer {
         return this.handle(this.rt.upload(req.data, req.dtype, req.shape));
       case 'download': {
         const t = this.get(req.id);
-        const out = allocate(t.dtype, t.shape.reduce((a, b) => a * b, 1));
+        const out = allocate(
+          t.dtype,
+          t.shape.reduce((a, b) => a * b, 1),
+        );
         await this.rt.download(t, new Uint8Array(out.buffer, out.byteOffset, out.byteLength));
         return out;
       }
       case 'run': {
         const kernel = gpuKernels[req.kernel];
         if (kernel === undefined) throw new Error(`gpu.run: unknown kernel '${req.kernel}'`);
-        const outs = await kernel(this.rt, req.inputs.map((i) => this.get(i)), req.params as never);
+        const outs = await kernel(
+          this.rt,
+          req.inputs.map((i) => this.get(i)),
+          req.params as never,
+        );
         return outs.map((t) => this.handle(t));
       }
       case 'release':
@@ -62,7 +69,12 @@ class GpuServer {
         }
         return null;
       case 'stats':
-        return { ...this.rt.pool.stats(), buffers: this.tensors.size, pipelines: this.rt.pipelineCount, pipelineMs: this.rt.pipelineMs };
+        return {
+          ...this.rt.pool.stats(),
+          buffers: this.tensors.size,
+          pipelines: this.rt.pipelineCount,
+          pipelineMs: this.rt.pipelineMs,
+        };
       case 'sync':
         await this.rt.sync();
         return null;

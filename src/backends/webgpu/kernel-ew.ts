@@ -17,7 +17,11 @@ const usedInputs = new Map<string, number[]>();
  * @example
  * const [y] = await runEw(rt, [x], { expr: { op: 'exp', args: [{ in: 0 }], dtype: 'float32' }, dtype: 'float32' });
  */
-export async function runEw(rt: GpuRuntime, inputs: readonly GpuTensor[], p: EwParams): Promise<GpuTensor[]> {
+export async function runEw(
+  rt: GpuRuntime,
+  inputs: readonly GpuTensor[],
+  p: EwParams,
+): Promise<GpuTensor[]> {
   for (const x of inputs) wgslType('ew', x.dtype);
   const outShape = broadcastBlockShapes(inputs.map((x) => x.shape));
   const layout = simplifyLayout(

@@ -16,15 +16,25 @@ export interface TransposeParams {
  * @example
  * const t = await transpose(rt, x, { axes: [1, 0] }); // a matrix transposed
  */
-export async function transpose(rt: GpuRuntime, x: GpuTensor, p: TransposeParams): Promise<GpuTensor> {
+export async function transpose(
+  rt: GpuRuntime,
+  x: GpuTensor,
+  p: TransposeParams,
+): Promise<GpuTensor> {
   const nd = x.shape.length;
   const sorted = [...p.axes].sort((a, b) => a - b);
   if (p.axes.length !== nd || sorted.some((a, i) => a !== i)) {
-    throw new ValueError(`transpose: axes ${JSON.stringify(p.axes)} are not a permutation of ${nd} axes`);
+    throw new ValueError(
+      `transpose: axes ${JSON.stringify(p.axes)} are not a permutation of ${nd} axes`,
+    );
   }
   const st = cStrides(x.shape);
   const shape = p.axes.map((a) => x.shape[a]!);
   const strides = p.axes.map((a) => st[a]!);
-  const layout = { shape: shape.length > 0 ? shape : [1], strides: [shape.length > 0 ? strides : [0]], modes: ['g' as const] };
+  const layout = {
+    shape: shape.length > 0 ? shape : [1],
+    strides: [shape.length > 0 ? strides : [0]],
+    modes: ['g' as const],
+  };
   return runEwLayout(rt, [x], { expr: { in: 0 }, dtype: x.dtype }, shape, layout);
 }

@@ -71,18 +71,27 @@ interface Operand {
 function operand(x: GpuTensor, isVec: boolean, isLeft: boolean): Operand {
   if (x.dtype !== 'float32') {
     wgslType('matmul', x.dtype);
-    throw new DTypeError(`matmul: the WebGPU matmul takes float32 operands, got '${x.dtype}'; use astype('float32')`);
+    throw new DTypeError(
+      `matmul: the WebGPU matmul takes float32 operands, got '${x.dtype}'; use astype('float32')`,
+    );
   }
   const s = x.shape;
-  if (isVec) return isLeft ? { batch: [], rows: 1, cols: s[0]! } : { batch: [], rows: s[0]!, cols: 1 };
+  if (isVec)
+    return isLeft ? { batch: [], rows: 1, cols: s[0]! } : { batch: [], rows: s[0]!, cols: 1 };
   return { batch: s.slice(0, -2), rows: s[s.length - 2]!, cols: s[s.length - 1]! };
 }
 
 /** c = a · b for one pair; batch axes must be equal, or one side has none. */
-async function product(rt: GpuRuntime, a: GpuTensor, b: GpuTensor, p: GpuMatmulParams): Promise<GpuTensor> {
+async function product(
+  rt: GpuRuntime,
+  a: GpuTensor,
+  b: GpuTensor,
+  p: GpuMatmulParams,
+): Promise<GpuTensor> {
   const A = operand(a, p.aVec, true);
   const B = operand(b, p.bVec, false);
-  if (A.cols !== B.rows) throw new ShapeError(`matmul: contraction sizes ${A.cols} and ${B.rows} differ`);
+  if (A.cols !== B.rows)
+    throw new ShapeError(`matmul: contraction sizes ${A.cols} and ${B.rows} differ`);
   const batch = A.batch.length >= B.batch.length ? A.batch : B.batch;
   const nb = shapeSize(batch);
   const aB = shapeSize(A.batch);
@@ -98,7 +107,13 @@ async function product(rt: GpuRuntime, a: GpuTensor, b: GpuTensor, p: GpuMatmulP
   if (m * n * nb === 0) return out;
   const pipe = await rt.pipeline('matmul|f32', () => SOURCE);
   const meta = rt.meta([m, k, n, aB === 1 ? 0 : m * k, bB === 1 ? 0 : k * n]);
-  rt.dispatchGroups(pipe, [meta.buffer, out.buffer, a.buffer, b.buffer], Math.ceil(n / T), Math.ceil(m / T), nb);
+  rt.dispatchGroups(
+    pipe,
+    [meta.buffer, out.buffer, a.buffer, b.buffer],
+    Math.ceil(n / T),
+    Math.ceil(m / T),
+    nb,
+  );
   rt.free(meta);
   return out;
 }
@@ -108,7 +123,11 @@ async function product(rt: GpuRuntime, a: GpuTensor, b: GpuTensor, p: GpuMatmulP
  * @example
  * const c = await matmul(rt, [a, b], { dtype: 'float32', aVec: false, bVec: false });
  */
-export async function matmul(rt: GpuRuntime, inputs: readonly GpuTensor[], p: GpuMatmulParams): Promise<GpuTensor> {
+export async function matmul(
+  rt: GpuRuntime,
+  inputs: readonly GpuTensor[],
+  p: GpuMatmulParams,
+): Promise<GpuTensor> {
   if (inputs.length === 0 || inputs.length % 2 !== 0) {
     throw new ShapeError(`matmul: expected pairs of operands, got ${inputs.length} inputs`);
   }

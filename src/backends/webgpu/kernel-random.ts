@@ -101,7 +101,9 @@ async function randomBlock(
   seed: readonly [number, number],
 ): Promise<GpuTensor> {
   if (p.dtype !== 'float32') {
-    throw new DTypeError(`random: the WebGPU random kernels make float32, got '${p.dtype}'; use dtype 'float32'`);
+    throw new DTypeError(
+      `random: the WebGPU random kernels make float32, got '${p.dtype}'; use dtype 'float32'`,
+    );
   }
   const out = rt.alloc('float32', p.shape);
   const n = shapeSize(p.shape);
@@ -114,8 +116,15 @@ async function randomBlock(
   }
   const split = gStrides.map(splitU64);
   const meta = rt.meta([
-    n, nd, seed[0], seed[1], ...params.map(bits),
-    ...p.shape, ...p.offset, ...split.map((s) => s[0]), ...split.map((s) => s[1]),
+    n,
+    nd,
+    seed[0],
+    seed[1],
+    ...params.map(bits),
+    ...p.shape,
+    ...p.offset,
+    ...split.map((s) => s[0]),
+    ...split.map((s) => s[1]),
   ]);
   const pipe = await rt.pipeline(`random|${normal ? 'normal' : 'uniform'}`, () => SOURCE(normal));
   rt.dispatch(pipe, [meta.buffer, out.buffer], n);

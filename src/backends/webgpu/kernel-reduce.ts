@@ -120,9 +120,16 @@ async function reducePass(
   const pipe = await rt.pipeline(`reduce|${op}|${x.dtype}`, () => reduceSource(op, x.dtype, acc));
   const out = rt.alloc(acc, [nOut * splits]);
   const meta = rt.meta([
-    nOut, count, splits, chunk,
-    outer.shape.length, ...outer.shape, ...outer.strides,
-    red.shape.length, ...red.shape, ...red.strides,
+    nOut,
+    count,
+    splits,
+    chunk,
+    outer.shape.length,
+    ...outer.shape,
+    ...outer.strides,
+    red.shape.length,
+    ...red.shape,
+    ...red.strides,
   ]);
   const groups = nOut * splits;
   const gx = Math.min(groups, 65535);
@@ -135,7 +142,11 @@ async function reducePass(
  * Reduce `x` over `axes` to the keepdims shape: the values of the CPU's 'reduce-partial'
  * intermediate (sums for mean; its count is the product of the reduced sizes).
  */
-export async function reducePartial(rt: GpuRuntime, x: GpuTensor, p: GpuReduceParams): Promise<GpuTensor> {
+export async function reducePartial(
+  rt: GpuRuntime,
+  x: GpuTensor,
+  p: GpuReduceParams,
+): Promise<GpuTensor> {
   const nd = x.shape.length;
   for (const ax of p.axes) {
     if (!Number.isInteger(ax) || ax < 0 || ax >= nd) {
@@ -149,20 +160,35 @@ export async function reducePartial(rt: GpuRuntime, x: GpuTensor, p: GpuReducePa
   const nOut = shapeSize(outer.shape);
   const count = shapeSize(red.shape);
   if (count === 0 && (p.op === 'min' || p.op === 'max')) {
-    throw new ValueError(`${p.op}: zero-size reduction over axes ${JSON.stringify(p.axes)} has no identity`);
+    throw new ValueError(
+      `${p.op}: zero-size reduction over axes ${JSON.stringify(p.axes)} has no identity`,
+    );
   }
-  const splits = Math.max(1, Math.min(Math.ceil(4096 / Math.max(nOut, 1)), Math.ceil(count / MIN_CHUNK)));
+  const splits = Math.max(
+    1,
+    Math.min(Math.ceil(4096 / Math.max(nOut, 1)), Math.ceil(count / MIN_CHUNK)),
+  );
   const keepShape = x.shape.map((n, ax) => (p.axes.includes(ax) ? 1 : n));
   let v = await reducePass(rt, x, p.op, outer, red, splits);
   if (splits > 1) {
     const step = p.op === 'mean' ? 'sum' : p.op;
-    const next = await reducePass(rt, v, step, { shape: [nOut], strides: [splits] }, { shape: [splits], strides: [1] }, 1);
+    const next = await reducePass(
+      rt,
+      v,
+      step,
+      { shape: [nOut], strides: [splits] },
+      { shape: [splits], strides: [1] },
+      1,
+    );
     rt.free(v);
     v = next;
   }
   const out = { ...v, shape: keepShape };
   if (isByteDtype(x.dtype) && (p.op === 'min' || p.op === 'max')) {
-    const [packed] = await runEw(rt, [out], { expr: { op: 'astype', args: [{ in: 0 }], dtype: x.dtype }, dtype: x.dtype });
+    const [packed] = await runEw(rt, [out], {
+      expr: { op: 'astype', args: [{ in: 0 }], dtype: x.dtype },
+      dtype: x.dtype,
+    });
     rt.free(out);
     return packed!;
   }
@@ -170,7 +196,11 @@ export async function reducePartial(rt: GpuRuntime, x: GpuTensor, p: GpuReducePa
 }
 
 /** Reduce one block to its final values (mean divided by the count; axes dropped unless keepdims). */
-export async function reduceAggregate(rt: GpuRuntime, x: GpuTensor, p: GpuReduceParams): Promise<GpuTensor> {
+export async function reduceAggregate(
+  rt: GpuRuntime,
+  x: GpuTensor,
+  p: GpuReduceParams,
+): Promise<GpuTensor> {
   let v = await reducePartial(rt, x, p);
   if (p.op === 'mean') {
     const count = p.axes.reduce((a, ax) => a * x.shape[ax]!, 1);

@@ -11,7 +11,11 @@ import { randomNormal, randomUniform } from './kernel-random.ts';
 import { type GpuReduceParams, reduceAggregate, reducePartial } from './kernel-reduce.ts';
 import type { GpuRuntime, GpuTensor } from './runtime.ts';
 
-export type GpuKernel = (rt: GpuRuntime, inputs: GpuTensor[], params: never) => Promise<GpuTensor[]>;
+export type GpuKernel = (
+  rt: GpuRuntime,
+  inputs: GpuTensor[],
+  params: never,
+) => Promise<GpuTensor[]>;
 
 const one = (x: GpuTensor | undefined, kernel: string): GpuTensor => {
   if (x === undefined) throw new KernelError(`${kernel}: expected one input`);
@@ -31,6 +35,8 @@ export const gpuKernels: Record<string, GpuKernel> = {
   transpose: (async (rt, ins, p: TransposeParams) => [
     await transpose(rt, one(ins[0], 'transpose'), p),
   ]) as GpuKernel,
-  'random-uniform': (async (rt, _ins, p: UniformParams) => [await randomUniform(rt, p)]) as GpuKernel,
+  'random-uniform': (async (rt, _ins, p: UniformParams) => [
+    await randomUniform(rt, p),
+  ]) as GpuKernel,
   'random-normal': (async (rt, _ins, p: NormalParams) => [await randomNormal(rt, p)]) as GpuKernel,
 };

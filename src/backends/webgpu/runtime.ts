@@ -20,12 +20,14 @@ export interface GpuTensor {
 const MAP_READ_COPY_DST = 0x01 | 0x08;
 const MAX_GROUPS = 65535;
 export const WORKGROUP = 256;
+const UPLOAD_SLICE = 64 * 1024 * 1024;
 
 export class GpuRuntime {
   readonly pool: BufferPool;
   private readonly pipelines = new Map<string, GPUComputePipeline>();
   private readonly staging = new Map<number, GPUBuffer[]>();
   pipelineMs = 0;
+  private scratch = new Uint8Array(4096);
 
   constructor(readonly dev: GpuDevice) {
     this.pool = new BufferPool(dev.device, dev.limits.maxBufferSize);
@@ -46,15 +48,22 @@ export class GpuRuntime {
     this.pool.release(t.buffer);
   }
 
-  /** Copy host bytes in (padded to a word). */
+  /**
+   * Copy host bytes in (padded to a word). dawn.node crashes on views of a
+   * SharedArrayBuffer (every NDArray's), so bytes pass through a reused plain scratch buffer
+   * in slices of at most UPLOAD_SLICE.
+   */
   upload(data: ArrayBufferView, dtype: DType, shape: readonly number[]): GpuTensor {
     const t = this.alloc(dtype, shape);
-    const whole = data.byteLength - (data.byteLength % 4);
-    if (whole > 0) this.dev.queue.writeBuffer(t.buffer, 0, data.buffer, data.byteOffset, whole);
-    if (whole < data.byteLength || data.byteLength === 0) {
-      const tail = new Uint8Array(4);
-      tail.set(new Uint8Array(data.buffer, data.byteOffset + whole, data.byteLength - whole));
-      this.dev.queue.writeBuffer(t.buffer, whole, tail);
+    const src = new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
+    const total = Math.max(4, Math.ceil(src.length / 4) * 4);
+    for (let off = 0; off < total; off += UPLOAD_SLICE) {
+      const len = Math.min(UPLOAD_SLICE, total - off);
+      if (this.scratch.length < len) this.scratch = new Uint8Array(Math.max(len, 4096));
+      const part = src.subarray(off, Math.min(src.length, off + len));
+      this.scratch.set(part);
+      this.scratch.fill(0, part.length, len);
+      this.dev.queue.writeBuffer(t.buffer, off, this.scratch.buffer, 0, len);
     }
     return t;
   }
@@ -91,7 +100,10 @@ export class GpuRuntime {
     let failure: unknown;
     try {
       p = await this.dev.inst.hold(
-        this.device.createComputePipelineAsync({ layout: 'auto', compute: { module, entryPoint: 'main' } }),
+        this.device.createComputePipelineAsync({
+          layout: 'auto',
+          compute: { module, entryPoint: 'main' },
+        }),
       );
     } catch (e) {
       failure = e;
@@ -118,7 +130,13 @@ export class GpuRuntime {
     this.dispatchGroups(p, buffers, x, y);
   }
 
-  dispatchGroups(p: GPUComputePipeline, buffers: readonly GPUBuffer[], x: number, y = 1, z = 1): void {
+  dispatchGroups(
+    p: GPUComputePipeline,
+    buffers: readonly GPUBuffer[],
+    x: number,
+    y = 1,
+    z = 1,
+  ): void {
     const bind = this.device.createBindGroup({
       layout: p.getBindGroupLayout(0),
       entries: buffers.map((buffer, binding) => ({ binding, resource: { buffer } })),

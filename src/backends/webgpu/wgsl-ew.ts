@@ -75,7 +75,8 @@ class WgslBody {
   emit(e: Expr): Val {
     if ('in' in e) {
       const d = this.inputDtypes[e.in];
-      if (d === undefined) throw new Error(`ew: expression reads input ${e.in} of ${this.inputDtypes.length}`);
+      if (d === undefined)
+        throw new Error(`ew: expression reads input ${e.in} of ${this.inputDtypes.length}`);
       wgslType('ew', d);
       this.used.add(e.in);
       return { code: `v${e.in}`, type: d };
@@ -156,7 +157,11 @@ function arithmetic(op: string, a: readonly string[], t: 'f32' | 'i32' | 'u32'):
     case 'abs':
       return t === 'u32' ? x : `abs(${x})`;
     case 'sign':
-      return t === 'f32' ? `f_sign(${x})` : t === 'i32' ? `sign(${x})` : `select(0u, 1u, ${x} > 0u)`;
+      return t === 'f32'
+        ? `f_sign(${x})`
+        : t === 'i32'
+          ? `sign(${x})`
+          : `select(0u, 1u, ${x} > 0u)`;
     case 'floor':
     case 'ceil':
     case 'round':
@@ -198,8 +203,13 @@ export function ewShaderSource(s: EwShaderSpec): { code: string; inputs: number[
   );
   const loads = used.map((k) => loadFn(k, s.inputDtypes[k]!, s.modes[k]!, gInputs.indexOf(k)));
   const value =
-    root.type === 'weak' ? wgslLiteral(root.value!, s.outDtype) : wgslConvert(root.code, root.type, s.outDtype);
-  const bits = isByteDtype(s.outDtype) || wgslType('ew', s.outDtype) === 'u32' ? value : `bitcast<u32>(${value})`;
+    root.type === 'weak'
+      ? wgslLiteral(root.value!, s.outDtype)
+      : wgslConvert(root.code, root.type, s.outDtype);
+  const bits =
+    isByteDtype(s.outDtype) || wgslType('ew', s.outDtype) === 'u32'
+      ? value
+      : `bitcast<u32>(${value})`;
   const main = isByteDtype(s.outDtype)
     ? `  if (w * 4u >= n) { return; }
   var word = 0u;
