@@ -3,13 +3,13 @@
 
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import { NDArray } from '../../array/ndarray.ts';
 import type { TypedArray } from '../../array/dtype.ts';
+import { NDArray } from '../../array/ndarray.ts';
 import {
   DTypeError,
   KernelError,
   ShapeError,
-  TesseraError,
+  type TesseraError,
   ValueError,
   WorkerCrashedError,
 } from '../../errors.ts';
@@ -70,7 +70,8 @@ export class GpuClient {
   /** Start a worker and open device `name` on it. */
   static async open(name: string): Promise<GpuClient> {
     const worker = new Worker(BOOTSTRAP, { workerData: { entry: ENTRY, device: name } });
-    const listeners: [string, (...a: never[]) => void][] = [];
+    // biome-ignore lint/suspicious/noExplicitAny: EventEmitter listeners take any arguments
+    const listeners: [string, (...a: any[]) => void][] = [];
     const ready = await new Promise<GpuReady>((resolve, reject) => {
       const onExit = (code: number) =>
         reject(

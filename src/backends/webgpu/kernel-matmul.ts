@@ -3,9 +3,9 @@
 
 import { shapeSize } from '../../array/ndarray.ts';
 import { DTypeError, ShapeError } from '../../errors.ts';
+import { wgslType } from './gpu-dtype.ts';
 import { runEw } from './kernel-ew.ts';
 import type { GpuRuntime, GpuTensor } from './runtime.ts';
-import { wgslType } from './gpu-dtype.ts';
 
 /** Params of 'matmul' (as the CPU's MatmulParams): inputs are pairs (a, b) whose products sum. */
 export interface GpuMatmulParams {

@@ -2,8 +2,8 @@
 // with 64-bit words emulated as u32 pairs, so float32 values match the CPU's to rounding.
 
 import { shapeSize } from '../../array/ndarray.ts';
-import type { NormalParams, UniformParams } from '../cpu-js/source/random.ts';
 import { DTypeError } from '../../errors.ts';
+import type { NormalParams, UniformParams } from '../cpu-js/source/random.ts';
 import type { GpuRuntime, GpuTensor } from './runtime.ts';
 
 const F32 = new Float32Array(1);

@@ -1,9 +1,9 @@
 // The WebGPU kernels by name (the names and params of the cpu-js kernels they mirror).
 // A kernel takes device tensors and params and returns new device tensors.
 
+import { KernelError } from '../../errors.ts';
 import type { EwParams } from '../cpu-js/elementwise/expr.ts';
 import type { NormalParams, UniformParams } from '../cpu-js/source/random.ts';
-import { KernelError } from '../../errors.ts';
 import { runEw } from './kernel-ew.ts';
 import { type TransposeParams, transpose } from './kernel-layout.ts';
 import { type GpuMatmulParams, matmul } from './kernel-matmul.ts';
