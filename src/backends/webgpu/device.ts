@@ -44,6 +44,7 @@ export function loadDawn(): Promise<DawnModule | string> {
 export class GpuInstance {
   private gpu: GPU | null;
   private pending = 0;
+  private lastSeen: GPU | null = null;
 
   constructor(gpu: GPU) {
     this.gpu = gpu;
@@ -62,7 +63,8 @@ export class GpuInstance {
       return await p;
     } finally {
       this.pending--;
-      void this.instance;
+      // Read the field after every wait, so the instance is still in use here.
+      this.lastSeen = this.gpu;
     }
   }
 
@@ -73,6 +75,7 @@ export class GpuInstance {
   /** Drop the instance (after every device is destroyed). */
   release(): void {
     this.gpu = null;
+    this.lastSeen = null;
   }
 }
 

@@ -20,7 +20,7 @@ export interface GpuReduceParams {
 }
 
 const GROUP = 256;
-const MIN_CHUNK = 4096;
+const MIN_CHUNK = 16384;
 
 /** The accumulator dtype: float32 for sum/prod/mean; the input's (widened) for min/max. */
 export function accDtype(op: GpuReduceOp, d: DType): DType {
@@ -44,7 +44,7 @@ function combine(op: GpuReduceOp, t: string): string {
   return `${op}(a, b)`;
 }
 
-function reduceSource(op: GpuReduceOp, inDtype: DType, acc: DType): string {
+function reduceSource(op: GpuReduceOp, inDtype: DType, acc: DType, contiguous: boolean): string {
   const t = wgslType('reduce', acc);
   const read = isByteDtype(inDtype)
     ? '(src[j >> 2u] >> ((j & 3u) * 8u)) & 255u'
@@ -91,7 +91,7 @@ fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nwg: vec3
     let base = outer_offset(o);
     let start = s * info[3];
     let end = min(info[1], start + info[3]);
-    for (var r = start + lid; r < end; r += ${GROUP}u) { acc = comb(acc, load(base + red_offset(r))); }
+    for (var r = start + lid; r < end; r += ${GROUP}u) { acc = comb(acc, load(base + ${contiguous ? 'r' : 'red_offset(r)'})); }
   }
   part[lid] = acc;
   workgroupBarrier();
@@ -117,7 +117,13 @@ async function reducePass(
   const nOut = shapeSize(outer.shape);
   const count = shapeSize(red.shape);
   const chunk = Math.max(1, Math.ceil(count / splits));
-  const pipe = await rt.pipeline(`reduce|${op}|${x.dtype}`, () => reduceSource(op, x.dtype, acc));
+  // Reduced axes that are the trailing, C-contiguous ones read at base + r (no index math).
+  let contiguous = true;
+  for (let i = red.shape.length - 1, st = 1; i >= 0; st *= red.shape[i]!, i--) {
+    if (red.shape[i] !== 1 && red.strides[i] !== st) contiguous = false;
+  }
+  const key = `reduce|${op}|${x.dtype}|${contiguous ? 'c' : 'g'}`;
+  const pipe = await rt.pipeline(key, () => reduceSource(op, x.dtype, acc, contiguous));
   const out = rt.alloc(acc, [nOut * splits]);
   const meta = rt.meta([
     nOut,
@@ -166,7 +172,7 @@ export async function reducePartial(
   }
   const splits = Math.max(
     1,
-    Math.min(Math.ceil(4096 / Math.max(nOut, 1)), Math.ceil(count / MIN_CHUNK)),
+    Math.min(Math.ceil(1024 / Math.max(nOut, 1)), Math.ceil(count / MIN_CHUNK)),
   );
   const keepShape = x.shape.map((n, ax) => (p.axes.includes(ax) ? 1 : n));
   let v = await reducePass(rt, x, p.op, outer, red, splits);

@@ -41,6 +41,13 @@ export class GpuRuntime {
   alloc(dtype: DType, shape: readonly number[]): GpuTensor {
     const n = shape.reduce((a, b) => a * b, 1);
     const bytes = gpuBytes(dtype, n);
+    const limit = this.dev.limits.maxStorageBufferBindingSize;
+    if (bytes > limit) {
+      throw new RangeError(
+        `gpu: a ${dtype} chunk of shape [${shape.join(', ')}] needs ${bytes} bytes, over the ` +
+          `device's maxStorageBufferBindingSize ${limit}; use smaller chunks`,
+      );
+    }
     return { buffer: this.pool.acquire(bytes), dtype, shape: [...shape], bytes };
   }
 
@@ -148,6 +155,25 @@ export class GpuRuntime {
     pass.dispatchWorkgroups(x, y, z);
     pass.end();
     this.dev.queue.submit([enc.finish()]);
+  }
+
+  /** Run `f` and reject with the first validation or out-of-memory error it caused. */
+  async checked<T>(what: string, f: () => Promise<T>): Promise<T> {
+    this.device.pushErrorScope('out-of-memory');
+    this.device.pushErrorScope('validation');
+    let value: T | undefined;
+    let failure: { e: unknown } | undefined;
+    try {
+      value = await f();
+    } catch (e) {
+      failure = { e };
+    }
+    const validation = await this.dev.inst.hold(this.device.popErrorScope());
+    const oom = await this.dev.inst.hold(this.device.popErrorScope());
+    if (failure) throw failure.e;
+    const err = validation ?? oom;
+    if (err) throw new Error(`${what}: the device rejected the work: ${err.message}`);
+    return value as T;
   }
 
   /** Resolves when every submitted command has run. */

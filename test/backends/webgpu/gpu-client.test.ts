@@ -68,6 +68,21 @@ describe.skipIf(!hasGpu)('webgpu worker and buffer pool', () => {
     gpu.release(x, y!);
   });
 
+  it('refuses a chunk over the binding limit instead of binding it silently', async () => {
+    const { gpu } = box;
+    const n = gpu.adapter.maxStorageBufferBindingSize / 4 + 1;
+    const p = {
+      seed: [0, 1],
+      arrayShape: [n],
+      offset: [0],
+      shape: [n],
+      dtype: 'float32',
+      low: 0,
+      high: 1,
+    };
+    await expect(gpu.run('random-uniform', [], p)).rejects.toThrow(/maxStorageBufferBindingSize/);
+  });
+
   it('rejects an unknown kernel and a released handle, naming them', async () => {
     const { gpu } = box;
     await expect(gpu.run('nope', [], {})).rejects.toThrow(/unknown kernel 'nope'/);
