@@ -1,0 +1,68 @@
+#!/usr/bin/env bash
+# Fetches Mesa lavapipe (software Vulkan) from bookworm-backports into .tmp/lavapipe without
+# touching the system (private apt state, apt-get download, dpkg-deb -x); prints the exports.
+#
+# Usage: eval "$(bash .ci/lavapipe.sh)"   — idempotent: a second run only prints the exports.
+# Where a Vulkan ICD is already installed (a real GPU's driver) it prints nothing, unless
+# TESSERA_FORCE_LAVAPIPE=1. Progress goes to stderr, the export lines alone to stdout.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+ROOT="$PWD/.tmp/lavapipe"
+ARCH_LIB="usr/lib/x86_64-linux-gnu"
+ICD="$ROOT/lvp_icd.json"
+
+system_icd() {
+  local d
+  for d in /usr/share/vulkan/icd.d /etc/vulkan/icd.d /usr/local/share/vulkan/icd.d; do
+    if compgen -G "$d/*.json" >/dev/null; then return 0; fi
+  done
+  return 1
+}
+
+if [[ "${TESSERA_FORCE_LAVAPIPE:-0}" != 1 ]] && system_icd && [[ ! -f "$ICD" ]]; then
+  echo "lavapipe.sh: a system Vulkan ICD is present; leaving it alone" >&2
+  exit 0
+fi
+
+if [[ ! -f "$ROOT/.done" ]]; then
+  start=$(date +%s.%N)
+  mkdir -p "$ROOT/apt/lists/partial" "$ROOT/apt/archives/partial" "$ROOT/debs" "$ROOT/root"
+  # First stanza of the system's deb822 sources, with the backports suite added.
+  src=/etc/apt/sources.list.d/debian.sources
+  if [[ -f "$src" ]]; then
+    awk 'BEGIN{p=1} /^$/{exit} p' "$src" |
+      sed 's/^Suites:.*/Suites: bookworm bookworm-backports/' >"$ROOT/apt/debian.sources"
+  else
+    printf '%s\n' 'Types: deb' 'URIs: http://deb.debian.org/debian' \
+      'Suites: bookworm bookworm-backports' 'Components: main' \
+      'Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg' >"$ROOT/apt/debian.sources"
+  fi
+  mkdir -p "$ROOT/apt/sources.d"
+  mv "$ROOT/apt/debian.sources" "$ROOT/apt/sources.d/debian.sources"
+  APT=(-o "Dir::Etc::sourcelist=/nonexistent" -o "Dir::Etc::sourceparts=$ROOT/apt/sources.d"
+    -o "Dir::State::Lists=$ROOT/apt/lists" -o "Dir::Cache::archives=$ROOT/apt/archives"
+    -o "Dir::State::status=/var/lib/dpkg/status" -o "Debug::NoLocking=1" -qq)
+  apt-get "${APT[@]}" update >&2
+  (cd "$ROOT/debs" && apt-get "${APT[@]}" download \
+    mesa-vulkan-drivers/bookworm-backports libdrm2/bookworm-backports \
+    libdrm-amdgpu1/bookworm-backports libvulkan1 >&2)
+  for deb in "$ROOT"/debs/*.deb; do dpkg-deb -x "$deb" "$ROOT/root"; done
+  lib="$ROOT/root/$ARCH_LIB/libvulkan_lvp.so"
+  [[ -f "$lib" ]] || { echo "lavapipe.sh: $lib missing after unpacking" >&2; exit 1; }
+  cat >"$ICD" <<EOF
+{
+  "file_format_version": "1.0.0",
+  "ICD": { "library_path": "$lib", "api_version": "1.3.0" }
+}
+EOF
+  rm -rf "$ROOT/apt/archives" "$ROOT/apt/lists"
+  touch "$ROOT/.done"
+  end=$(date +%s.%N)
+  echo "lavapipe.sh: fetched and unpacked in $(echo "$end - $start" | bc 2>/dev/null || echo '?') s" >&2
+fi
+
+mkdir -p "$ROOT/xdg" && chmod 700 "$ROOT/xdg"
+echo "export VK_ICD_FILENAMES='$ICD'"
+echo "export VK_DRIVER_FILES='$ICD'"
+echo "export LD_LIBRARY_PATH='$ROOT/root/$ARCH_LIB'\${LD_LIBRARY_PATH:+:\$LD_LIBRARY_PATH}"
+echo "export XDG_RUNTIME_DIR=\"\${XDG_RUNTIME_DIR:-$ROOT/xdg}\""
