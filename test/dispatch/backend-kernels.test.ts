@@ -1,6 +1,7 @@
 // A backend's kernels: its module is imported only when one of its tasks runs (on 'sync' and
 // on 'threads'), its kernels run the tasks it was chosen for, and the values match cpu-js.
 
+import fc from 'fast-check';
 import { afterAll, afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { knownOperations } from '../../src/dispatch/default.ts';
 import {
@@ -11,14 +12,16 @@ import {
   type LazyArray,
   multiply,
   ones,
+  rechunk,
   registerBackend,
+  reshape,
   sqrt,
   sum,
   unregisterBackend,
 } from '../../src/index.ts';
 import { shutdownDefaultPool } from '../../src/workers/pool.ts';
 import type { RecordingState } from '../fixtures/backend-recording.ts';
-import { randomDense } from '../helpers/reference.ts';
+import { arbShapeAndChunks, randomDense } from '../helpers/reference.ts';
 
 const fixture = (file: string): string => new URL(`../fixtures/${file}`, import.meta.url).href;
 // what test/fixtures/backend-offset.ts adds (not imported here: that would load it on this thread)
@@ -196,5 +199,45 @@ describe('loading a backend does not change what tessera knows', () => {
     expect(() =>
       registerBackend({ name: 'bk-sneaky', device: 'cpu', kernels: ['bk-x/ew'], supports: '*' }),
     ).toThrow(/which tessera does not know/);
+  });
+});
+
+describe('glue layers around a backend layer keep its kernel', () => {
+  const on = (backend?: string) => (backend ? { backend } : {});
+  // each case: the expression, built on the offset backend or on cpu-js, and how far apart
+  const cases: [string, (b?: string) => LazyArray, number][] = [
+    ['a slice after', (b) => add(base, 1, on(b)).get('1:7, 2:'), OFFSET],
+    ['a reshape after', (b) => reshape(add(base, 1, on(b)), [10, 12]), OFFSET],
+    ['a rechunk after', (b) => rechunk(add(base, 1, on(b)), [6, 10]), OFFSET],
+    ['a cpu-js multiply after', (b) => add(base, 1, on(b)).mul(2), 2 * OFFSET],
+    ['a slice before', (b) => add(base.get('2:, :'), 1, on(b)), OFFSET],
+    ['a cast before', (b) => add(base.astype('float32'), 1, on(b)), OFFSET],
+  ];
+  test.each(cases)('%s', async (_, make, delta) => {
+    const reference = await compute(make(), sync);
+    const out = await compute(make(OFF), sync);
+    expect(out.shape).toEqual(reference.shape);
+    // a float32 result rounds once more when the offset is added
+    const round = out.dtype === 'float32' ? Math.fround : (v: number) => v;
+    for (let i = 0; i < out.size; i++)
+      expect(out.data[i]).toBe(round(Number(reference.data[i]) + delta));
+  });
+});
+
+describe('property: the recording backend computes what cpu-js computes', () => {
+  test('random shapes and chunkings, sync', async () => {
+    await fc.assert(
+      fc.asyncProperty(arbShapeAndChunks(3, 6), async (c) => {
+        const x = fromArray(randomDense(c.shape, 'float64', c.seed), { chunks: c.chunks }).add(0);
+        const make = (opts: { backend?: string }) =>
+          sum(add(x, 0.5, opts).mul(3), { axis: 0, ...opts });
+        const expected = await compute(make({}), sync);
+        recorded()!.calls = [];
+        const out = await compute(make({ backend: REC }), sync);
+        expect(Array.from(out.data)).toEqual(Array.from(expected.data));
+        expect(recorded()!.calls).toContain('ew');
+      }),
+      { numRuns: 25 },
+    );
   });
 });

@@ -101,6 +101,33 @@ describe('registerBackend validates at once', () => {
   });
 });
 
+describe('priority cycles in one registry', () => {
+  test.each([
+    ['a backend above itself', [backend('s', { higherPriorityThan: ['s'] })], 's'],
+    ['a backend below itself', [backend('s', { lowerPriorityThan: ['s'] })], 's'],
+    [
+      'two backends each above the other',
+      [backend('p', { higherPriorityThan: ['q'] }), backend('q', { higherPriorityThan: ['p'] })],
+      'q',
+    ],
+    [
+      'the same edge declared from both ends is no cycle, the opposite one is',
+      [
+        backend('p', { higherPriorityThan: ['q'] }),
+        backend('q', { lowerPriorityThan: ['p'] }),
+        backend('r', { higherPriorityThan: ['p'], lowerPriorityThan: ['q'] }),
+      ],
+      'r',
+    ],
+  ] as const)('%s: rejected, naming the last', (_, list, culprit) => {
+    const r = registry();
+    const last = list[list.length - 1]!;
+    for (const b of list.slice(0, -1)) r.register(b);
+    expectThrow(() => r.register(last), 'ValueError', [`"${culprit}"`, 'cycle']);
+    expect(names(r)).not.toContain(last.name);
+  });
+});
+
 describe('supports: the semver range against the running version', () => {
   test.each([
     ['0.1.0', '>=0.1', true],
