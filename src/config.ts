@@ -16,7 +16,7 @@ export interface Config {
   scheduler: SchedulerName;
   /** Default fan-in of reduction trees. */
   splitEvery: number;
-  /** Backend names, lowest priority first. */
+  /** Backend names, lowest priority first, above the built-in order (default: none). */
   backendPriority: string[];
   /** Redis of the 'distributed' scheduler (default: env TESSERA_REDIS_URL, or localhost). */
   redis: string;
@@ -27,7 +27,7 @@ const defaults: Config = {
   workers: 0,
   scheduler: 'threads',
   splitEvery: 4,
-  backendPriority: ['cpu-js'],
+  backendPriority: [],
   redis: process.env.TESSERA_REDIS_URL ?? 'redis://127.0.0.1:6379',
 };
 

@@ -95,6 +95,7 @@ export { isLazyArray, LazyArray } from './array/lazy-array.ts';
 export { NDArray, ndarray } from './array/ndarray.ts';
 export { computeChunkSizes, persist } from './array/persist.ts';
 export { random } from './array/random.ts';
+export { shutdown } from './array/shutdown.ts';
 export { normalizeChunks } from './chunking/normalize.ts';
 export type { ChunkSpec, Chunks, Size } from './chunking/types.ts';
 export { type Config, config, configure, resetConfig, type SchedulerName } from './config.ts';
@@ -138,6 +139,6 @@ export {
   type DistributedWorkerOptions,
   startDistributedWorker,
 } from './workers/distributed-worker.ts';
-export { shutdownDefaultPool as shutdown, ThreadPoolExecutor } from './workers/pool.ts';
+export { ThreadPoolExecutor } from './workers/pool.ts';
 export { ProcessPoolExecutor } from './workers/process-pool.ts';
 export type { Executor, TaskPayload } from './workers/types.ts';

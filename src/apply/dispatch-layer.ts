@@ -22,6 +22,9 @@ export interface DispatchRequest {
   readonly fn?: string;
 }
 
+/** Kernels that only fusion makes: a backend's layers fuse into those it implements. */
+const FUSION_KERNELS = new Set(['ew-view', 'ew-reduce', 'ew-reduce-views']);
+
 /** Elements of the largest block of a chunk grid (0 with unknown sizes). */
 function largestBlock(chunks: Chunks): number {
   let n = 1;
@@ -87,7 +90,11 @@ export function dispatchLayer(req: DispatchRequest): BackendRef {
       if (d.device !== undefined) guardTransfer(fn, d.name, d.device, 'cpu', layerBytes(d));
     }
   }
-  return backend.module === undefined
-    ? { name: backend.name, device: backend.device }
-    : { name: backend.name, device: backend.device, module: backend.module };
+  const fuses = backend.kernels.filter((k) => FUSION_KERNELS.has(k));
+  return {
+    name: backend.name,
+    device: backend.device,
+    ...(backend.module !== undefined ? { module: backend.module } : {}),
+    ...(fuses.length > 0 ? { fuses } : {}),
+  };
 }

@@ -2,6 +2,7 @@
 // assemble each into an NDArray. Shared intermediates run once.
 
 import { config, type SchedulerName } from '../config.ts';
+import { DeviceRouter } from '../devices/device-router.ts';
 import { moveLayer } from '../devices/device-scope.ts';
 import { guardTransfer, readAllowTransfer } from '../devices/guards.ts';
 import { ValueError } from '../errors.ts';
@@ -54,7 +55,9 @@ export async function computeBlocks(
 ): Promise<Chunk[][]> {
   const optimized = opts.optimize === false ? [...layers] : fuseLayers(layers);
   const table = materializeTasks(optimized);
-  const executor = await resolveExecutor(opts.scheduler ?? config.scheduler, opts.workers);
+  const host = await resolveExecutor(opts.scheduler ?? config.scheduler, opts.workers);
+  // a graph with device layers runs through the router: device tasks go to their GPU worker
+  const executor = table.layers.some((l) => l.device !== undefined) ? new DeviceRouter(host) : host;
   const progress = progressReporter(opts.progress, table);
   try {
     const { outputs, stats } = await runTasks(table, executor, {

@@ -35,12 +35,14 @@ function ranks(): Map<string, number> {
 /** The backend an input belongs to: a lazy array's layer's, a claimed type's owner, or cpu-js. */
 function ownerOf(x: unknown): string {
   if (isLazyArray(x)) return x.layer.backend?.name ?? 'cpu-js';
-  if (typeof x !== 'object' || x === null) return 'cpu-js';
+  if (typeof x !== 'object' || x === null || Array.isArray(x)) return 'cpu-js';
   const type = Object.getPrototypeOf(x);
-  let owner = ownerByType.get(type);
+  // class instances are cached per class; plain objects are asked each time
+  const cacheable = type !== Object.prototype && type !== null;
+  let owner = cacheable ? ownerByType.get(type) : undefined;
   if (owner === undefined) {
     owner = defaultBackends.list().find((b) => b.owns?.(x))?.name ?? 'cpu-js';
-    ownerByType.set(type, owner);
+    if (cacheable) ownerByType.set(type, owner);
   }
   return owner;
 }
@@ -53,15 +55,15 @@ function ownerOf(x: unknown): string {
  */
 export function backendFor(...arrays: unknown[]): Backend {
   const r = ranks();
-  let best = 'cpu-js';
-  let bestRank = r.get(best) ?? Number.POSITIVE_INFINITY;
+  let best: string | undefined;
+  let bestRank = Number.POSITIVE_INFINITY;
   for (const x of arrays) {
     const owner = ownerOf(x);
     const k = r.get(owner) ?? Number.POSITIVE_INFINITY;
-    if (k < bestRank) {
+    if (best === undefined || k < bestRank) {
       best = owner;
       bestRank = k;
     }
   }
-  return defaultBackends.get(best)!;
+  return defaultBackends.get(best ?? 'cpu-js')!;
 }

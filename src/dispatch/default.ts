@@ -2,7 +2,6 @@
 // Tests build registries of their own; the public functions use this one.
 
 import { cpuJs } from '../backends/cpu-js/backend.ts';
-import { builtinKernels } from '../backends/cpu-js/registry.ts';
 import { BackendRegistry } from './registry.ts';
 import type { Backend } from './types.ts';
 
@@ -11,7 +10,7 @@ export const dispatchableNames = new Set<string>();
 
 /** Every operation a backend may implement: built-in kernels and dispatchable functions. */
 export function knownOperations(): ReadonlySet<string> {
-  return new Set([...builtinKernels.keys(), ...dispatchableNames]);
+  return new Set([...cpuJs.kernels, ...dispatchableNames]);
 }
 
 /** The registry tessera's functions dispatch through. */

@@ -145,56 +145,74 @@ export function dispatchable<F extends AnyFn>(
  * instance keeps it for every later call. `instance.backend` names it.
  * @example
  * const Scaler = dispatchableClass('mylib.Scaler', DefaultScaler);
- * const s = new Scaler(); s.fit(x); s.backend; // 'cpu-js' unless a backend claimed x
+ * const s = new Scaler(); s.fit(x); s.backend; // 'default' unless a backend implements it for x
  */
 export function dispatchableClass<C extends AnyClass>(
   name: string,
   DefaultClass: C,
   opts: DispatchableOptions = {},
-): C & (new (...args: ConstructorParameters<C>) => { readonly backend: string }) {
+): new (
+  ...args: ConstructorParameters<C>
+) => InstanceType<C> & { readonly backend: string | undefined } {
   register(name);
   const select = selector(name, DefaultClass, opts.fallback ?? 'default');
+  const owned = (a: unknown): boolean =>
+    typeof a === 'object' && a !== null && defaultBackends.list().some((b) => b.owns?.(a) === true);
   const hasArrays = (args: readonly unknown[]): boolean =>
-    arrayInputs(args).length > 0 ||
-    args.some((a) =>
-      defaultBackends
-        .list()
-        .some((b) => typeof a === 'object' && a !== null && b.owns?.(a) === true),
-    );
-  function Dispatched(this: unknown, ...ctorArgs: unknown[]): object {
+    arrayInputs(args).length > 0 || args.some(owned);
+  function Dispatched(...ctorArgs: unknown[]): object {
     let target: Record<string | symbol, unknown> | undefined;
     let backend: string | undefined;
     const bind = (args: readonly unknown[]): Record<string | symbol, unknown> => {
       if (target !== undefined) return target;
       const chosen = select(args);
-      backend = chosen.backend;
+      backend = chosen.backend ?? 'default';
       const Impl = chosen.impl as AnyClass;
-      target = inBackend(backend, () => new Impl(...ctorArgs)) as Record<string | symbol, unknown>;
+      target = inBackend(chosen.backend, () => new Impl(...ctorArgs)) as Record<
+        string | symbol,
+        unknown
+      >;
       return target;
     };
     if (hasArrays(ctorArgs)) bind(ctorArgs);
-    return new Proxy(
+    const scoped = chosenScope(() => backend);
+    // methods run in the chosen backend's scope; one returning the instance returns this proxy
+    const method =
+      (prop: string | symbol) =>
+      (...args: unknown[]): unknown => {
+        const t = bind(hasArrays(args) ? args : ctorArgs);
+        const out = scoped(() => (t[prop] as AnyFn).apply(t, args));
+        return out === t ? proxy : out;
+      };
+    const proxy: object = new Proxy(
       {},
       {
         get(_t, prop) {
-          if (prop === 'backend') return backend ?? (target === undefined ? undefined : 'default');
-          const known = target;
-          if (known === undefined) {
-            return (...args: unknown[]) => {
-              const t = bind(hasArrays(args) ? args : ctorArgs);
-              return inBackend(backend, () => (t[prop] as AnyFn).apply(t, args));
-            };
-          }
-          const v = known[prop];
-          return typeof v === 'function'
-            ? (...args: unknown[]) => inBackend(backend, () => (v as AnyFn).apply(known, args))
-            : v;
+          if (prop === 'backend') return backend;
+          if (target === undefined) return method(prop);
+          const v = target[prop];
+          return typeof v === 'function' ? method(prop) : v;
+        },
+        set(_t, prop, value) {
+          bind(ctorArgs)[prop] = value;
+          return true;
+        },
+        has(_t, prop) {
+          return prop === 'backend' || prop in bind(ctorArgs);
         },
       },
     );
+    return proxy;
   }
-  return Dispatched as unknown as C &
-    (new (
-      ...args: ConstructorParameters<C>
-    ) => { readonly backend: string });
+  return Dispatched as unknown as new (
+    ...args: ConstructorParameters<C>
+  ) => InstanceType<C> & { readonly backend: string | undefined };
+}
+
+/** Runs code in the scope of the backend `current()` names (the default runs unscoped). */
+function chosenScope(current: () => string | undefined) {
+  return <T>(fn: () => T): T => {
+    const b = current();
+    return inBackend(b === 'default' ? undefined : b, fn);
+  };
 }

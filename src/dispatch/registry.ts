@@ -132,7 +132,8 @@ export class BackendRegistry {
 
   /**
    * Kahn's order over the relations; among backends the relations leave unordered, the one
-   * registered later comes first (a backend registered to be used is tried before the built-ins).
+   * registered first comes first: a plugin takes over an operation only where it declares a
+   * higher priority (or is named by a priority list or scope), never by being registered.
    */
   private sorted(): Backend[] {
     const names = [...this.byName.keys()];
@@ -146,7 +147,7 @@ export class BackendRegistry {
     const ready = names.filter((n) => indeg.get(n) === 0);
     const out: Backend[] = [];
     while (ready.length > 0) {
-      ready.sort((p, q) => rank.get(q)! - rank.get(p)!);
+      ready.sort((p, q) => rank.get(p)! - rank.get(q)!);
       const n = ready.shift()!;
       out.push(this.byName.get(n)!);
       for (const m of next.get(n)!) {

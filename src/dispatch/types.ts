@@ -81,6 +81,9 @@ export interface Backend {
    * made dispatchable under; each name must also be listed in `kernels`.
    */
   readonly functions?: Readonly<Record<string, (...args: never[]) => unknown>>;
-  /** Claims an argument type as its own (spatch's primary types): it is then preferred. */
+  /**
+   * Claims an argument type as its own (spatch's primary types): it is then preferred. It
+   * should judge the type, not the value: backendFor caches the answer per class.
+   */
   owns?(value: unknown): boolean;
 }

@@ -13,6 +13,7 @@ import {
   type ReduceViewsShared,
 } from '../backends/cpu-js/elementwise/ew-reduce-views.ts';
 import type { FusedParams } from '../backends/cpu-js/registry.ts';
+import { fusesInto } from '../kernels/types.ts';
 import { defineLayer } from './define-layer.ts';
 import { joinBackends } from './join-backends.ts';
 import { type BlockRef, gridOf, type Layer, type TaskSpec } from './layer.ts';
@@ -72,7 +73,10 @@ function coarseTask(
     for (let k = 0; k < refs.length; k++) refs[k] = inputOf(inputs, p.inputs[k]!);
     steps.push({ kernel: p.kernel, params: p.params, inputs: refs });
   }
-  const packed = mainThread ? undefined : packedViews(steps, spec.params, cache);
+  const packed =
+    mainThread || !fusesInto(combine.backend, 'ew-reduce-views')
+      ? undefined
+      : packedViews(steps, spec.params, cache);
   if (packed !== undefined) return { kernel: 'ew-reduce-views', params: packed, inputs };
   steps.push({ kernel: spec.kernel, params: spec.params, inputs: steps.map((_, k) => -k - 1) });
   const params: FusedParams = { steps };

@@ -4,6 +4,7 @@
 import type { EwParams, Expr } from '../backends/cpu-js/elementwise/expr.ts';
 import { substituteInputs } from '../backends/cpu-js/elementwise/expr.ts';
 import type { FusedParams } from '../backends/cpu-js/registry.ts';
+import { fusesInto } from '../kernels/types.ts';
 import { absorbPartials } from './fuse-tree.ts';
 import { ViewFolder } from './fuse-views.ts';
 import { inlineSourceViews } from './inline-sources.ts';
@@ -112,6 +113,7 @@ function fusedLayer(
     roles,
     cache: new MergeCache(),
     views: new ViewFolder(),
+    foldViews: fusesInto(backend, 'ew-view') && fusesInto(backend, 'ew-reduce'),
   };
   const task = (block: readonly number[]): TaskSpec => fusedTask(fused, block);
   return Object.freeze({
@@ -135,6 +137,8 @@ interface FusedGroup {
   readonly roles: readonly (readonly number[])[];
   readonly cache: MergeCache;
   readonly views: ViewFolder;
+  /** Views and reductions fold into 'ew-view'/'ew-reduce' (the backend implements them). */
+  readonly foldViews: boolean;
 }
 
 /**
@@ -160,7 +164,8 @@ function fusedTask(f: FusedGroup, block: readonly number[]): TaskSpec {
       mainThread: spec.mainThread,
     });
   }
-  return collapse(f.views.fold(f.cache.merge(steps)), inputs);
+  const merged = f.cache.merge(steps);
+  return collapse(f.foldViews ? f.views.fold(merged) : merged, inputs);
 }
 
 /** Index of external block (e, blk) in `inputs`, appending it when new. */

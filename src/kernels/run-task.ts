@@ -31,6 +31,7 @@ export function runTask(
   const find = (name: string): AnyKernel => lookup(registry, name, task.key, backend?.name);
   const ctx: KernelContext = {
     key: task.key,
+    ...(backend !== undefined ? { backend: backend.name } : {}),
     resolve,
     run: (name, inputs, params) => {
       const out = find(name)(inputs, params, ctx);

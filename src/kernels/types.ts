@@ -11,6 +11,16 @@ export interface BackendRef {
   readonly name: string;
   readonly device: 'cpu' | 'gpu';
   readonly module?: string;
+  /**
+   * The kernels fusion makes ('ew-view', 'ew-reduce', 'ew-reduce-views') that it implements:
+   * fusion of its layers produces only these (cpu-js implements them all).
+   */
+  readonly fuses?: readonly string[];
+}
+
+/** Whether fusion may produce `kernel` for a layer of backend `b` (glue: cpu-js). */
+export function fusesInto(b: BackendRef | undefined, kernel: string): boolean {
+  return b === undefined || b.name === 'cpu-js' || (b.fuses?.includes(kernel) ?? false);
 }
 
 /** The value of one block: an array, or a tuple (multi-output and reduction intermediates). */
@@ -31,6 +41,8 @@ export type FnRef =
  * to run another kernel of the same registry (fused tasks run their steps through it). */
 export interface KernelContext {
   readonly key: string;
+  /** The backend the task runs on (undefined: cpu-js). */
+  readonly backend?: string;
   resolve(ref: FnRef): (...args: unknown[]) => unknown;
   run(kernel: string, inputs: Chunk[], params: unknown): Chunk;
 }

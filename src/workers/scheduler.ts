@@ -20,6 +20,7 @@ import { CancelledError } from '../errors.ts';
 import { type TaskTable, taskKey, unravel } from '../graph/materialize.ts';
 import type { Chunk } from '../kernels/types.ts';
 import { collectGarbage, noteDropped } from './collect.ts';
+import { deviceBytes } from './device-chunk.ts';
 import { ReadyQueue } from './ready-queue.ts';
 import type { Executor, TaskPayload } from './types.ts';
 
@@ -43,6 +44,8 @@ export interface RunStats {
   tasksRun: number;
   peakLiveChunks: number;
   peakLiveBytes: number;
+  /** Peak bytes of blocks held on devices (GPU buffers), counted apart from host bytes. */
+  peakDeviceBytes: number;
   /** Live chunks after the run: only the outputs' blocks. */
   liveChunksAtEnd: number;
 }
@@ -56,6 +59,7 @@ export interface RunResult {
 /** Bytes held by a chunk. */
 export function chunkBytes(c: Chunk): number {
   if (c instanceof NDArray) return c.data.byteLength;
+  if (!Array.isArray(c)) return 0; // a device block: counted in device bytes
   let n = 0;
   for (const e of c) n += chunkBytes(e);
   return n;
@@ -96,8 +100,11 @@ class Run {
     tasksRun: 0,
     peakLiveChunks: 0,
     peakLiveBytes: 0,
+    peakDeviceBytes: 0,
     liveChunksAtEnd: 0,
   };
+  /** Bytes of the blocks held on devices. */
+  private liveDeviceBytes = 0;
   private failed = false;
   /** 1 for the tasks whose values the compute returns. */
   private readonly isOutput: Uint8Array;
@@ -197,7 +204,7 @@ class Run {
     const limit = this.opts.memoryLimit;
     const rootsHeld =
       limit !== undefined &&
-      this.liveBytes + this.pendingBytes > limit &&
+      (this.liveBytes + this.pendingBytes > limit || this.liveDeviceBytes > limit) &&
       this.inflight + this.others.size + batched > 0;
     if (this.others.size === 0 && (rootsHeld || this.roots.size === 0)) return -1;
     if (rootsHeld || this.others.peekKey() < this.roots.peekKey()) return this.others.pop();
@@ -221,6 +228,7 @@ class Run {
       params: spec.params,
       inputs,
       ...(backend !== undefined && backend.module !== undefined ? { backend } : {}),
+      ...(layer.device !== undefined ? { device: layer.device } : {}),
       ...(spec.mainThread ? { mainThread: true } : {}),
       ...(spec.isolated ? { isolated: true } : {}),
       ...(output ? { output } : {}),
@@ -246,6 +254,12 @@ class Run {
       this.liveBytes += chunkBytes(value);
       if (this.liveChunks > this.stats.peakLiveChunks) this.stats.peakLiveChunks = this.liveChunks;
       if (this.liveBytes > this.stats.peakLiveBytes) this.stats.peakLiveBytes = this.liveBytes;
+      const onDevice = deviceBytes(value);
+      if (onDevice > 0) {
+        this.liveDeviceBytes += onDevice;
+        if (this.liveDeviceBytes > this.stats.peakDeviceBytes)
+          this.stats.peakDeviceBytes = this.liveDeviceBytes;
+      }
       this.done++;
       this.stats.tasksRun++;
       const s = table.depStart[t]!;
@@ -267,6 +281,11 @@ class Run {
     const bytes = chunkBytes(v);
     this.liveBytes -= bytes;
     if (bytes > SMALL_BLOCK) noteDropped(bytes);
+    const onDevice = deviceBytes(v);
+    if (onDevice > 0) {
+      this.liveDeviceBytes -= onDevice;
+      this.executor.release?.(v);
+    }
   }
 
   private async runSyncLoop(): Promise<void> {

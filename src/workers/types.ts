@@ -13,6 +13,8 @@ export interface TaskPayload {
   readonly params: unknown;
   /** The backend whose kernels run it (absent: the reference kernels, cpu-js). */
   readonly backend?: BackendRef;
+  /** The device it runs on and its value lives on ('gpu', 'gpu:1'; absent: the host). */
+  readonly device?: string;
   readonly inputs: Chunk[];
   /** Must run on the main thread ({ inline: true } user functions). */
   readonly mainThread?: boolean;
@@ -45,4 +47,6 @@ export interface Executor {
    * pool's copies of wrapped data, which the next compute must read afresh).
    */
   computeEnded?(): void;
+  /** A device-resident value is no longer needed: free its buffers. */
+  release?(value: Chunk): void;
 }

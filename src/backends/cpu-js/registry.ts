@@ -59,7 +59,8 @@ export interface FusedParams {
 registerKernels({
   fused: ((inputs: Chunk[], p: FusedParams, ctx) => {
     // sources reduced as they are generated, tile by tile (same values as the steps)
-    const reduced = sourceReducePartial(p.steps);
+    // (only on cpu-js: another backend's steps run its own kernels)
+    const reduced = ctx.backend === undefined ? sourceReducePartial(p.steps) : undefined;
     if (reduced !== undefined) return reduced;
     const values: Chunk[] = [];
     for (const step of p.steps) {

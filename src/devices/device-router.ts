@@ -1,0 +1,189 @@
+// The executor of a compute that touches a GPU: host tasks go to the host executor, device
+// tasks to their device's worker, and blocks cross only where the graph said they may
+// (toDevice, or transfers the guards allowed when the expression was built).
+
+import { NDArray } from '../array/ndarray.ts';
+import type { FusedParams } from '../backends/cpu-js/registry.ts';
+import type { GpuClient, GpuHandle } from '../backends/webgpu/gpu-client.ts';
+import { TaskError, TesseraError } from '../errors.ts';
+import type { Chunk } from '../kernels/types.ts';
+import { type DeviceChunk, isDeviceChunk } from '../workers/device-chunk.ts';
+import type { Executor, TaskPayload } from '../workers/types.ts';
+import { gpuClient } from './gpu-clients.ts';
+
+const asChunk = (h: GpuHandle): Chunk => h as unknown as Chunk;
+
+/** Runs a compute's tasks on the host executor and on GPU workers. */
+export class DeviceRouter implements Executor {
+  readonly name: string;
+  readonly concurrency: number;
+  /** Device blocks made in this compute and not yet released: freed when it ends. */
+  private readonly made = new Map<number, GpuHandle>();
+  private readonly kept = new Set<number>();
+
+  constructor(private readonly host: Executor) {
+    this.name = `${host.name}+gpu`;
+    this.concurrency = host.concurrency + 1;
+  }
+
+  async run(batch: readonly TaskPayload[], signal?: AbortSignal): Promise<Chunk[]> {
+    const out = new Array<Chunk>(batch.length);
+    const hostIdx: number[] = [];
+    const gpuRuns: Promise<void>[] = [];
+    batch.forEach((t, i) => {
+      if (t.device === undefined || t.device === 'cpu') hostIdx.push(i);
+      else
+        gpuRuns.push(
+          this.runOnGpu(t).then((v) => {
+            out[i] = v;
+          }),
+        );
+    });
+    const hostRun = (async () => {
+      if (hostIdx.length === 0) return;
+      const tasks = await Promise.all(hostIdx.map((i) => this.toHostTask(batch[i]!)));
+      const values = await this.host.run(tasks, signal);
+      hostIdx.forEach((i, k) => {
+        out[i] = values[k]!;
+      });
+    })();
+    await Promise.all([hostRun, ...gpuRuns]);
+    return out;
+  }
+
+  runSync(task: TaskPayload): Chunk | Promise<Chunk> {
+    if (task.device !== undefined && task.device !== 'cpu') return this.runOnGpu(task);
+    if (task.inputs.some(hasDeviceBlock)) {
+      return this.toHostTask(task).then((t) => this.runHost(t));
+    }
+    return this.runHost(task);
+  }
+
+  private runHost(task: TaskPayload): Chunk | Promise<Chunk> {
+    if (this.host.runSync) return this.host.runSync(task);
+    return this.host.run([task]).then((v) => v[0]!);
+  }
+
+  /** A host task whose device inputs were brought to the host (allowed at build time). */
+  private async toHostTask(t: TaskPayload): Promise<TaskPayload> {
+    if (!t.inputs.some(hasDeviceBlock)) return t;
+    const inputs = await Promise.all(t.inputs.map((c) => this.download(c)));
+    return { ...t, inputs };
+  }
+
+  private async download(c: Chunk): Promise<Chunk> {
+    if (isDeviceChunk(c)) {
+      const client = await gpuClient(c.device);
+      return client.download(c as unknown as GpuHandle);
+    }
+    if (Array.isArray(c)) return Promise.all(c.map((e) => this.download(e)));
+    return c;
+  }
+
+  private async runOnGpu(task: TaskPayload): Promise<Chunk> {
+    const device = task.device!;
+    let client: GpuClient;
+    try {
+      client = await gpuClient(device);
+    } catch (e) {
+      throw new TaskError(task.key, task.kernel, e);
+    }
+    const temps: GpuHandle[] = [];
+    try {
+      const inputs = await Promise.all(task.inputs.map((c) => this.upload(client, c, temps)));
+      const value = await this.runKernel(client, task.kernel, inputs, task.params, temps);
+      if (task.output) for (const h of flatHandles(value)) this.kept.add(h.id);
+      return value;
+    } catch (e) {
+      if (e instanceof TaskError || (e instanceof TesseraError && e._tag === 'WorkerCrashedError'))
+        throw e;
+      throw new TaskError(task.key, task.kernel, e);
+    } finally {
+      if (temps.length > 0) this.free(client, temps);
+    }
+  }
+
+  /** A block as a device handle on `client`: host blocks are uploaded (freed after the task). */
+  private async upload(client: GpuClient, c: Chunk, temps: GpuHandle[]): Promise<Chunk> {
+    if (c instanceof NDArray) {
+      const h = await client.upload(c);
+      temps.push(h);
+      return asChunk(h);
+    }
+    if (
+      isDeviceChunk(c) &&
+      c.device !== client.name &&
+      !(c.device === 'gpu:0' && client.name === 'gpu')
+    ) {
+      const host = await (await gpuClient(c.device)).download(c as unknown as GpuHandle);
+      const h = await client.upload(host);
+      temps.push(h);
+      return asChunk(h);
+    }
+    if (Array.isArray(c)) return Promise.all(c.map((e) => this.upload(client, e, temps)));
+    return c;
+  }
+
+  private async runKernel(
+    client: GpuClient,
+    kernel: string,
+    inputs: Chunk[],
+    params: unknown,
+    temps: GpuHandle[],
+  ): Promise<Chunk> {
+    if (kernel === 'to-device') return inputs[0]!;
+    if (kernel === 'pick') return (inputs[0] as Chunk[])[(params as { index: number }).index]!;
+    if (kernel === 'fused') {
+      const values: Chunk[] = [];
+      for (const step of (params as FusedParams).steps) {
+        const args = step.inputs.map((i) => (i >= 0 ? inputs[i]! : values[-i - 1]!));
+        values.push(await this.runKernel(client, step.kernel, args, step.params, temps));
+      }
+      const last = values.pop()!;
+      for (const v of values) temps.push(...flatHandles(v));
+      return last;
+    }
+    const handles = inputs.map((c) => c as unknown as GpuHandle);
+    const outs = await client.run(kernel, handles, params);
+    for (const h of outs) this.made.set(h.id, h);
+    return outs.length === 1 ? asChunk(outs[0]!) : outs.map(asChunk);
+  }
+
+  private free(client: GpuClient, handles: readonly GpuHandle[]): void {
+    for (const h of handles) this.made.delete(h.id);
+    client.release(...handles);
+  }
+
+  release(value: Chunk): void {
+    for (const h of flatHandles(value)) {
+      if (!this.made.delete(h.id)) continue;
+      void gpuClient(h.device).then(
+        (c) => c.release(h),
+        () => undefined,
+      );
+    }
+  }
+
+  computeEnded(): void {
+    // what failed or was cancelled mid-compute leaves blocks behind: free them (not outputs)
+    const left = [...this.made.values()].filter((h) => !this.kept.has(h.id));
+    this.made.clear();
+    this.kept.clear();
+    for (const h of left)
+      void gpuClient(h.device).then(
+        (c) => c.release(h),
+        () => undefined,
+      );
+    this.host.computeEnded?.();
+  }
+}
+
+function hasDeviceBlock(c: Chunk): boolean {
+  return isDeviceChunk(c) || (Array.isArray(c) && c.some(hasDeviceBlock));
+}
+
+function flatHandles(c: Chunk | DeviceChunk): GpuHandle[] {
+  if (isDeviceChunk(c)) return [c as unknown as GpuHandle];
+  if (Array.isArray(c)) return c.flatMap(flatHandles);
+  return [];
+}
