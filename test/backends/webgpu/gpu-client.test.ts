@@ -3,7 +3,7 @@
 
 import { describe, expect, it } from 'vitest';
 import { NDArray } from '../../../src/array/ndarray.ts';
-import { openGpu } from '../../../src/backends/webgpu/index.ts';
+import { listAdapters, openGpu } from '../../../src/backends/webgpu/index.ts';
 import { WorkerCrashedError } from '../../../src/errors.ts';
 import { hasGpu, useGpu } from './tier.ts';
 
@@ -20,6 +20,12 @@ const inc = {
 
 describe.skipIf(!hasGpu)('webgpu worker and buffer pool', () => {
   const box = useGpu();
+
+  it('lists the adapter under the name it opened', async () => {
+    const adapters = await listAdapters();
+    expect(adapters.map((a) => a.name)).toContain(box.gpu.name);
+    expect(adapters[0]!.description).toBe(box.gpu.adapter.description);
+  });
 
   it('returns small serialisable handles and round-trips data', async () => {
     const { gpu } = box;
