@@ -66,6 +66,31 @@ for (const op of ['sum', 'prod', 'mean', 'min', 'max'] as Op[]) {
   }
 }
 
+// Short spans with many outputs take the one-invocation-per-output shader.
+for (const [shape, axes] of [
+  [[300, 7], [1]],
+  [[7, 300], [0]],
+  [
+    [20, 3, 30],
+    [0, 2],
+  ],
+] as [number[], number[]][]) {
+  for (const op of ['sum', 'max'] as Op[]) {
+    const x = new NDArray(
+      Float32Array.from({ length: shapeSize(shape) }, () => rand() * 10 - 5),
+      shape,
+      'float32',
+    );
+    cases.push({
+      name: `${op} float32 [${shape}] axes [${axes}] (short spans)`,
+      x,
+      op,
+      axes,
+      keepdims: false,
+    });
+  }
+}
+
 describe.skipIf(!hasGpu)('webgpu reductions', () => {
   const box = useGpu();
 
