@@ -40,6 +40,10 @@ describe.skipIf(!hasGpu)('webgpu worker and buffer pool', () => {
     expect(JSON.parse(JSON.stringify(h))).toEqual(h);
     const back = await gpu.download(h);
     expect(Array.from(back.data.slice(0, 3))).toEqual([0, 1, 2]);
+    const into = new NDArray(new Float32Array(new SharedArrayBuffer(4000)), [1000], 'float32');
+    expect(await gpu.download(h, into)).toBe(into);
+    expect(into.data[999]).toBe(999);
+    await expect(gpu.download(h, f32(1000))).rejects.toThrow(/SharedArrayBuffer/);
     gpu.release(h);
   });
 
