@@ -25,7 +25,7 @@ if [[ "${TESSERA_FORCE_LAVAPIPE:-0}" != 1 ]] && system_icd && [[ ! -f "$ICD" ]];
 fi
 
 if [[ ! -f "$ROOT/.done" ]]; then
-  start=$(date +%s.%N)
+  start=$(date +%s%N)
   mkdir -p "$ROOT/apt/lists/partial" "$ROOT/apt/archives/partial" "$ROOT/debs" "$ROOT/root"
   # First stanza of the system's deb822 sources, with the backports suite added.
   src=/etc/apt/sources.list.d/debian.sources
@@ -57,8 +57,8 @@ if [[ ! -f "$ROOT/.done" ]]; then
 EOF
   rm -rf "$ROOT/apt/archives" "$ROOT/apt/lists"
   touch "$ROOT/.done"
-  end=$(date +%s.%N)
-  echo "lavapipe.sh: fetched and unpacked in $(echo "$end - $start" | bc 2>/dev/null || echo '?') s" >&2
+  ms=$((($(date +%s%N) - start) / 1000000))
+  echo "lavapipe.sh: fetched and unpacked in $((ms / 1000)).$(printf %03d $((ms % 1000))) s" >&2
 fi
 
 mkdir -p "$ROOT/xdg" && chmod 700 "$ROOT/xdg"

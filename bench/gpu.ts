@@ -99,7 +99,12 @@ async function streams(gpu: GpuClient, n: number): Promise<void> {
   const down = await best(2, async () => {
     await gpu.download(h!);
   });
-  row('readback', down, bytes / GB, 'GB/s');
+  row('readback (fresh host array)', down, bytes / GB, 'GB/s');
+  const into = filled(n);
+  const reuse = await best(2, async () => {
+    await gpu.download(h!, into);
+  });
+  row('readback (into reused array)', reuse, bytes / GB, 'GB/s');
   gpu.release(h!);
 }
 

@@ -44,7 +44,8 @@ export function loadDawn(): Promise<DawnModule | string> {
 export class GpuInstance {
   private gpu: GPU | null;
   private pending = 0;
-  private lastSeen: GPU | null = null;
+  /** Waits completed with the instance held (reading the field keeps it in use). */
+  waits = 0;
 
   constructor(gpu: GPU) {
     this.gpu = gpu;
@@ -64,7 +65,7 @@ export class GpuInstance {
     } finally {
       this.pending--;
       // Read the field after every wait, so the instance is still in use here.
-      this.lastSeen = this.gpu;
+      if (this.gpu !== null) this.waits++;
     }
   }
 
@@ -75,7 +76,6 @@ export class GpuInstance {
   /** Drop the instance (after every device is destroyed). */
   release(): void {
     this.gpu = null;
-    this.lastSeen = null;
   }
 }
 

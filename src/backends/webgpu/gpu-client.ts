@@ -126,10 +126,24 @@ export class GpuClient {
     return this.call({ op: 'upload', dtype: x.dtype, shape: [...x.shape], data: x.data });
   }
 
-  /** Copy a device chunk back into a new (shared) host array. */
-  async download(h: GpuHandle): Promise<NDArray> {
-    const data = await this.call<TypedArray>({ op: 'download', id: h.id });
-    return new NDArray(data, h.shape, h.dtype);
+  /**
+   * Copy a device chunk back into a new shared host array, or into `into` (an NDArray of the
+   * same dtype and size on a SharedArrayBuffer, written in place: reusing host memory
+   * avoids faulting in fresh pages, the main cost of large readbacks).
+   */
+  async download(h: GpuHandle, into?: NDArray): Promise<NDArray> {
+    if (into !== undefined) {
+      if (into.dtype !== h.dtype || into.size !== h.shape.reduce((a, b) => a * b, 1)) {
+        throw new ValueError(
+          `GpuClient.download: into is ${into.dtype} [${into.shape.join(', ')}], the chunk ${h.dtype} [${h.shape.join(', ')}]`,
+        );
+      }
+      if (!(into.data.buffer instanceof SharedArrayBuffer)) {
+        throw new ValueError('GpuClient.download: into must be on a SharedArrayBuffer');
+      }
+    }
+    const data = await this.call<TypedArray>({ op: 'download', id: h.id, into: into?.data });
+    return into ?? new NDArray(data, h.shape, h.dtype);
   }
 
   /** Run kernel `kernel` on device chunks; the outputs stay on the device. */

@@ -43,10 +43,12 @@ class GpuServer {
         return this.handle(this.rt.upload(req.data, req.dtype, req.shape));
       case 'download': {
         const t = this.get(req.id);
-        const out = allocate(
-          t.dtype,
-          t.shape.reduce((a, b) => a * b, 1),
-        );
+        const out =
+          req.into ??
+          allocate(
+            t.dtype,
+            t.shape.reduce((a, b) => a * b, 1),
+          );
         await this.rt.download(t, new Uint8Array(out.buffer, out.byteOffset, out.byteLength));
         return out;
       }

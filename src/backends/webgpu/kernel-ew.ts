@@ -2,6 +2,7 @@
 // shader per (expression, input dtypes, input modes, output dtype, ndim).
 
 import { shapeSize } from '../../array/ndarray.ts';
+import { KernelError } from '../../errors.ts';
 import { broadcastBlockShapes, simplifyLayout } from '../cpu-js/elementwise/elementwise.ts';
 import type { InputMode } from '../cpu-js/elementwise/ew-codegen.ts';
 import type { EwParams } from '../cpu-js/elementwise/expr.ts';
@@ -60,6 +61,12 @@ export async function runEwLayout(
     return s.code;
   });
   const used = usedInputs.get(key) ?? ewShaderSource(spec).inputs;
+  const limit = rt.device.limits.maxStorageBuffersPerShaderStage;
+  if (used.length + 2 > limit) {
+    throw new KernelError(
+      `ew: the expression reads ${used.length} inputs; this device binds at most ${limit - 2} per shader`,
+    );
+  }
   const gStrides = used.filter((k) => layout.modes[k] === 'g').flatMap((k) => layout.strides[k]!);
   const meta = rt.meta([n, layout.shape.length, ...layout.shape, ...gStrides]);
   const threads = isByteDtype(p.dtype) ? Math.ceil(n / 4) : n;

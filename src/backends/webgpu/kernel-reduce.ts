@@ -21,6 +21,8 @@ export interface GpuReduceParams {
 
 const GROUP = 256;
 const MIN_CHUNK = 16384;
+// Reduced spans up to this long get one invocation per output instead of a workgroup.
+const THREAD_SPAN = 64;
 
 /** The accumulator dtype: float32 for sum/prod/mean; the input's (widened) for min/max. */
 export function accDtype(op: GpuReduceOp, d: DType): DType {
@@ -44,8 +46,58 @@ function combine(op: GpuReduceOp, t: string): string {
   return `${op}(a, b)`;
 }
 
-function reduceSource(op: GpuReduceOp, inDtype: DType, acc: DType, contiguous: boolean): string {
+type Variant = 'group' | 'thread';
+
+/** One invocation per output: for short reduced spans (a workgroup each would idle). */
+const THREAD_MAIN = (init: string, offset: string) => `
+@compute @workgroup_size(${GROUP})
+fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
+  let o = gid.x + gid.y * nwg.x * ${GROUP}u;
+  if (o >= info[0]) { return; }
+  let base = outer_offset(o);
+  var acc = ${init};
+  for (var r = 0u; r < info[1]; r++) { acc = comb(acc, load(base + ${offset})); }
+  out[o] = bitcast<u32>(acc);
+}
+`;
+
+/** One workgroup per output and span, then a tree over workgroup memory. */
+const GROUP_MAIN = (init: string, offset: string) => `
+@compute @workgroup_size(${GROUP})
+fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
+        @builtin(local_invocation_index) lid: u32) {
+  let id = wg.x + wg.y * nwg.x;
+  let splits = info[2];
+  let o = id / splits;
+  let s = id % splits;
+  let live_out = o < info[0];
+  var acc = ${init};
+  if (live_out) {
+    let base = outer_offset(o);
+    let start = s * info[3];
+    let end = min(info[1], start + info[3]);
+    for (var r = start + lid; r < end; r += ${GROUP}u) { acc = comb(acc, load(base + ${offset})); }
+  }
+  part[lid] = acc;
+  workgroupBarrier();
+  for (var w = ${GROUP / 2}u; w > 0u; w = w >> 1u) {
+    if (lid < w) { part[lid] = comb(part[lid], part[lid + w]); }
+    workgroupBarrier();
+  }
+  if (lid == 0u && live_out) { out[id] = bitcast<u32>(part[0]); }
+}
+`;
+
+function reduceSource(
+  op: GpuReduceOp,
+  inDtype: DType,
+  acc: DType,
+  contiguous: boolean,
+  variant: Variant,
+): string {
   const t = wgslType('reduce', acc);
+  const init = `${t}(${identity(op, acc)})`;
+  const offset = contiguous ? 'r' : 'red_offset(r)';
   const read = isByteDtype(inDtype)
     ? '(src[j >> 2u] >> ((j & 3u) * 8u)) & 255u'
     : `bitcast<${wgslType('reduce', inDtype)}>(src[j])`;
@@ -78,30 +130,7 @@ fn red_offset(r: u32) -> u32 {
   }
   return off;
 }
-@compute @workgroup_size(${GROUP})
-fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
-        @builtin(local_invocation_index) lid: u32) {
-  let id = wg.x + wg.y * nwg.x;
-  let splits = info[2];
-  let o = id / splits;
-  let s = id % splits;
-  let live_out = o < info[0];
-  var acc: ${t} = ${identity(op, acc)};
-  if (live_out) {
-    let base = outer_offset(o);
-    let start = s * info[3];
-    let end = min(info[1], start + info[3]);
-    for (var r = start + lid; r < end; r += ${GROUP}u) { acc = comb(acc, load(base + ${contiguous ? 'r' : 'red_offset(r)'})); }
-  }
-  part[lid] = acc;
-  workgroupBarrier();
-  for (var w = ${GROUP / 2}u; w > 0u; w = w >> 1u) {
-    if (lid < w) { part[lid] = comb(part[lid], part[lid + w]); }
-    workgroupBarrier();
-  }
-  if (lid == 0u && live_out) { out[id] = bitcast<u32>(part[0]); }
-}
-`;
+${variant === 'thread' ? THREAD_MAIN(init, offset) : GROUP_MAIN(init, offset)}`;
 }
 
 /** One pass: out[o · splits + s] reduces span s of output o. */
@@ -122,8 +151,10 @@ async function reducePass(
   for (let i = red.shape.length - 1, st = 1; i >= 0; st *= red.shape[i]!, i--) {
     if (red.shape[i] !== 1 && red.strides[i] !== st) contiguous = false;
   }
-  const key = `reduce|${op}|${x.dtype}|${contiguous ? 'c' : 'g'}`;
-  const pipe = await rt.pipeline(key, () => reduceSource(op, x.dtype, acc, contiguous));
+  const variant: Variant =
+    splits === 1 && count <= THREAD_SPAN && nOut >= GROUP ? 'thread' : 'group';
+  const key = `reduce|${op}|${x.dtype}|${contiguous ? 'c' : 'g'}|${variant}`;
+  const pipe = await rt.pipeline(key, () => reduceSource(op, x.dtype, acc, contiguous, variant));
   const out = rt.alloc(acc, [nOut * splits]);
   const meta = rt.meta([
     nOut,
@@ -137,9 +168,13 @@ async function reducePass(
     ...red.shape,
     ...red.strides,
   ]);
-  const groups = nOut * splits;
-  const gx = Math.min(groups, 65535);
-  rt.dispatchGroups(pipe, [meta.buffer, out.buffer, x.buffer], gx, Math.ceil(groups / gx));
+  const buffers = [meta.buffer, out.buffer, x.buffer];
+  if (variant === 'thread') rt.dispatch(pipe, buffers, nOut);
+  else {
+    const groups = nOut * splits;
+    const gx = Math.min(groups, 65535);
+    rt.dispatchGroups(pipe, buffers, gx, Math.ceil(groups / gx));
+  }
   rt.free(meta);
   return out;
 }

@@ -4,12 +4,18 @@
 import { KernelError } from '../../errors.ts';
 import type { EwParams } from '../cpu-js/elementwise/expr.ts';
 import type { NormalParams, UniformParams } from '../cpu-js/source/random.ts';
+import { argAggregate, argPartial, type GpuArgParams } from './kernel-arg-reduce.ts';
 import { runEw } from './kernel-ew.ts';
 import { type TransposeParams, transpose } from './kernel-layout.ts';
 import { type GpuMatmulParams, matmul } from './kernel-matmul.ts';
 import { randomNormal, randomUniform } from './kernel-random.ts';
 import { type GpuReduceParams, reduceAggregate, reducePartial } from './kernel-reduce.ts';
+import { type GpuMomentParams, moments } from './kernel-stats.ts';
 import type { GpuRuntime, GpuTensor } from './runtime.ts';
+
+type AnyReduceParams = GpuReduceParams | GpuArgParams | GpuMomentParams;
+
+const isArg = (p: AnyReduceParams): p is GpuArgParams => p.op === 'argmin' || p.op === 'argmax';
 
 export type GpuKernel = (
   rt: GpuRuntime,
@@ -25,12 +31,19 @@ const one = (x: GpuTensor | undefined, kernel: string): GpuTensor => {
 /** Every WebGPU kernel. */
 export const gpuKernels: Record<string, GpuKernel> = {
   ew: ((rt, ins, p: EwParams) => runEw(rt, ins, p)) as GpuKernel,
-  'reduce-partial': (async (rt, ins, p: GpuReduceParams) => [
-    await reducePartial(rt, one(ins[0], 'reduce-partial'), p),
-  ]) as GpuKernel,
-  'reduce-aggregate': (async (rt, ins, p: GpuReduceParams) => [
-    await reduceAggregate(rt, one(ins[0], 'reduce-aggregate'), p),
-  ]) as GpuKernel,
+  'reduce-partial': (async (rt, ins, p: AnyReduceParams) => {
+    const x = one(ins[0], 'reduce-partial');
+    if (isArg(p)) return argPartial(rt, x, p);
+    if (p.op === 'var')
+      throw new KernelError("reduce-partial: 'var' has no GPU partial; use reduce-aggregate");
+    return [await reducePartial(rt, x, p)];
+  }) as GpuKernel,
+  'reduce-aggregate': (async (rt, ins, p: AnyReduceParams) => {
+    const x = one(ins[0], 'reduce-aggregate');
+    if (isArg(p)) return [await argAggregate(rt, x, p)];
+    if (p.op === 'var') return [await moments(rt, x, p)];
+    return [await reduceAggregate(rt, x, p)];
+  }) as GpuKernel,
   matmul: (async (rt, ins, p: GpuMatmulParams) => [await matmul(rt, ins, p)]) as GpuKernel,
   transpose: (async (rt, ins, p: TransposeParams) => [
     await transpose(rt, one(ins[0], 'transpose'), p),

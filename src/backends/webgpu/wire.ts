@@ -14,7 +14,7 @@ export interface GpuHandle {
 
 export type GpuRequest =
   | { op: 'upload'; dtype: DType; shape: number[]; data: TypedArray }
-  | { op: 'download'; id: number }
+  | { op: 'download'; id: number; into?: TypedArray }
   | { op: 'run'; kernel: string; inputs: number[]; params: unknown }
   | { op: 'release'; ids: number[] }
   | { op: 'stats' }

@@ -3,7 +3,7 @@
 
 import { describe, expect, it } from 'vitest';
 import { NDArray } from '../../../src/array/ndarray.ts';
-import { openGpu } from '../../../src/backends/webgpu/index.ts';
+import { listAdapters, openGpu } from '../../../src/backends/webgpu/index.ts';
 import { WorkerCrashedError } from '../../../src/errors.ts';
 import { hasGpu, useGpu } from './tier.ts';
 
@@ -21,6 +21,12 @@ const inc = {
 describe.skipIf(!hasGpu)('webgpu worker and buffer pool', () => {
   const box = useGpu();
 
+  it('lists the adapter under the name it opened', async () => {
+    const adapters = await listAdapters();
+    expect(adapters.map((a) => a.name)).toContain(box.gpu.name);
+    expect(adapters[0]!.description).toBe(box.gpu.adapter.description);
+  });
+
   it('returns small serialisable handles and round-trips data', async () => {
     const { gpu } = box;
     const h = await gpu.upload(f32(1000));
@@ -34,6 +40,10 @@ describe.skipIf(!hasGpu)('webgpu worker and buffer pool', () => {
     expect(JSON.parse(JSON.stringify(h))).toEqual(h);
     const back = await gpu.download(h);
     expect(Array.from(back.data.slice(0, 3))).toEqual([0, 1, 2]);
+    const into = new NDArray(new Float32Array(new SharedArrayBuffer(4000)), [1000], 'float32');
+    expect(await gpu.download(h, into)).toBe(into);
+    expect(into.data[999]).toBe(999);
+    await expect(gpu.download(h, f32(1000))).rejects.toThrow(/SharedArrayBuffer/);
     gpu.release(h);
   });
 

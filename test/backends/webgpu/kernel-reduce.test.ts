@@ -66,6 +66,31 @@ for (const op of ['sum', 'prod', 'mean', 'min', 'max'] as Op[]) {
   }
 }
 
+// Short spans with many outputs take the one-invocation-per-output shader.
+for (const [shape, axes] of [
+  [[300, 7], [1]],
+  [[7, 300], [0]],
+  [
+    [20, 3, 30],
+    [0, 2],
+  ],
+] as [number[], number[]][]) {
+  for (const op of ['sum', 'max'] as Op[]) {
+    const x = new NDArray(
+      Float32Array.from({ length: shapeSize(shape) }, () => rand() * 10 - 5),
+      shape,
+      'float32',
+    );
+    cases.push({
+      name: `${op} float32 [${shape}] axes [${axes}] (short spans)`,
+      x,
+      op,
+      axes,
+      keepdims: false,
+    });
+  }
+}
+
 describe.skipIf(!hasGpu)('webgpu reductions', () => {
   const box = useGpu();
 
@@ -82,6 +107,62 @@ describe.skipIf(!hasGpu)('webgpu reductions', () => {
     expect(got.dtype).toBe(outDtype);
     expectClose(got.data, want.data, 1e-5, 1e-4);
   });
+
+  const argCases = ['argmin', 'argmax'].flatMap((op) =>
+    (['float32', 'int32', 'uint8'] as DType[]).map((dtype) => {
+      const x = randomBlock(dtype, 'sum');
+      if (dtype === 'float32' && x.size > 3) x.data[2] = Number.NaN;
+      const axis = Math.floor(rand() * x.ndim);
+      return { name: `${op} ${dtype} [${x.shape}] axis ${axis}`, x, op, axis };
+    }),
+  );
+
+  it.each(argCases)('$name', async ({ x, op, axis }) => {
+    const { gpu } = box;
+    const p = { op, axes: [axis], keepdims: false };
+    const want = cpu('reduce-aggregate', [cpu('reduce-partial', [x], p)], p) as NDArray;
+    const h = await gpu.upload(x);
+    const [r] = await gpu.run('reduce-aggregate', [h], p);
+    const [pv, pi] = await gpu.run('reduce-partial', [h], p);
+    const got = await gpu.download(r!);
+    const [wv, wi] = cpu('reduce-partial', [x], p) as NDArray[];
+    expectClose((await gpu.download(pv!)).data, wv!.data, 0, 0);
+    expectClose((await gpu.download(pi!)).data, wi!.data, 0, 0);
+    gpu.release(h, r!, pv!, pi!);
+    expect(got.shape).toEqual(want.shape);
+    expect(got.dtype).toBe('int32');
+    expectClose(got.data, want.data, 0, 0);
+  });
+
+  it.each([
+    { sqrt: false, correction: 0 },
+    { sqrt: true, correction: 1 },
+  ])(
+    'var/std (sqrt $sqrt, correction $correction) over random axes',
+    async ({ sqrt, correction }) => {
+      const { gpu } = box;
+      for (let k = 0; k < 4; k++) {
+        const x = randomBlock('float32', 'sum');
+        for (let i = 0; i < x.size; i++) x.data[i] = x.data[i]! + 1000;
+        const axes = randomAxes(x.ndim);
+        const p = {
+          op: 'var' as const,
+          axes,
+          correction,
+          sqrt,
+          dtype: 'float64' as DType,
+          keepdims: false,
+        };
+        const want = cpu('reduce-aggregate', [cpu('reduce-partial', [x], p)], p) as NDArray;
+        const h = await gpu.upload(x);
+        const [r] = await gpu.run('reduce-aggregate', [h], p);
+        const got = await gpu.download(r!);
+        gpu.release(h, r!);
+        expect(got.shape).toEqual(want.shape);
+        expectClose(got.data, want.data, 1e-3, 1e-3);
+      }
+    },
+  );
 
   it('reduce-partial gives the values of the CPU partial in keepdims shape', async () => {
     const { gpu } = box;
