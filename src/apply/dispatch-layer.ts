@@ -7,6 +7,7 @@ import { guardTransfer } from '../devices/guards.ts';
 import { selectBackend } from '../dispatch/cascade.ts';
 import { defaultBackends } from '../dispatch/default.ts';
 import type { InputMeta, OpMeta } from '../dispatch/types.ts';
+import { type LayerSpec, setDeviceGlue } from '../graph/define-layer.ts';
 import type { BackendRef, Layer } from '../graph/layer.ts';
 
 /** What a builder knows of the operation it is about to define. */
@@ -98,3 +99,28 @@ export function dispatchLayer(req: DispatchRequest): BackendRef {
     ...(fuses.length > 0 ? { fuses } : {}),
   };
 }
+
+/** The kernel a layer's tasks run, from its first block's task (undefined with no blocks). */
+function probeKernel(spec: LayerSpec): string | undefined {
+  if (spec.chunks.some((c) => c.length === 0)) return undefined;
+  return spec.task(spec.chunks.map(() => 0)).kernel;
+}
+
+/**
+ * Where a glue layer over device data runs: on the device's backend when it has the kernel
+ * (and can run it), else on the host, which moves the data there: a guarded transfer.
+ */
+function placeGlue(spec: LayerSpec): LayerSpec {
+  const kernel = probeKernel(spec);
+  if (kernel === undefined) return spec;
+  const backend = dispatchLayer({
+    kernel,
+    deps: spec.deps,
+    chunks: spec.chunks,
+    dtype: spec.dtype,
+    fn: spec.op,
+  });
+  return { ...spec, backend };
+}
+
+setDeviceGlue(placeGlue);

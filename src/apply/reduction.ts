@@ -177,7 +177,10 @@ function aggregateLayer(
   const chunks = s.x.chunks.flatMap((c, ax) =>
     reduced.has(ax) ? (s.keepdims ? [[1]] : []) : [[...c]],
   );
-  const params: AggregateParams = { ...s.params, keepdims: s.keepdims };
+  const base: AggregateParams = { ...s.params, keepdims: s.keepdims };
+  // the GPU's partials of a mean are sums: its aggregate divides by the count
+  const count = s.axes.reduce((n, ax) => n * (s.x.shape[ax] ?? Number.NaN), 1);
+  const params = backend.device === 'gpu' ? { ...base, count } : base;
   const noBlocks = s.axes.some((ax) => counts[ax] === 0);
   return defineLayer({
     op: `${s.fn}-aggregate`,

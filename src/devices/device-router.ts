@@ -88,39 +88,47 @@ export class DeviceRouter implements Executor {
     } catch (e) {
       throw new TaskError(task.key, task.kernel, e);
     }
-    const temps: GpuHandle[] = [];
+    // every handle this task makes (uploads, kernel outputs): all but the result are freed
+    const created = new Map<number, GpuHandle>();
+    let value: Chunk | undefined;
     try {
-      const inputs = await Promise.all(task.inputs.map((c) => this.upload(client, c, temps)));
-      const value = await this.runKernel(client, task.kernel, inputs, task.params, temps);
-      if (task.output) for (const h of flatHandles(value)) this.kept.add(h.id);
+      const inputs = await Promise.all(task.inputs.map((c) => this.upload(client, c, created)));
+      value = await this.runKernel(client, task.kernel, inputs, task.params, created);
+      const result = flatHandles(value);
+      for (const h of result) {
+        created.delete(h.id);
+        this.made.set(h.id, h);
+        if (task.output) this.kept.add(h.id);
+      }
       return value;
     } catch (e) {
       if (e instanceof TaskError || (e instanceof TesseraError && e._tag === 'WorkerCrashedError'))
         throw e;
       throw new TaskError(task.key, task.kernel, e);
     } finally {
-      if (temps.length > 0) this.free(client, temps);
+      if (created.size > 0) client.release(...created.values());
     }
   }
 
-  /** A block as a device handle on `client`: host blocks are uploaded (freed after the task). */
-  private async upload(client: GpuClient, c: Chunk, temps: GpuHandle[]): Promise<Chunk> {
+  /** A block as a device handle on `client`: host blocks are uploaded. */
+  private async upload(
+    client: GpuClient,
+    c: Chunk,
+    created: Map<number, GpuHandle>,
+  ): Promise<Chunk> {
     if (c instanceof NDArray) {
       const h = await client.upload(c);
-      temps.push(h);
+      created.set(h.id, h);
       return asChunk(h);
     }
-    if (
-      isDeviceChunk(c) &&
-      c.device !== client.name &&
-      !(c.device === 'gpu:0' && client.name === 'gpu')
-    ) {
+    if (isDeviceChunk(c) && sameGpu(c.device, client.name)) return c;
+    if (isDeviceChunk(c)) {
       const host = await (await gpuClient(c.device)).download(c as unknown as GpuHandle);
       const h = await client.upload(host);
-      temps.push(h);
+      created.set(h.id, h);
       return asChunk(h);
     }
-    if (Array.isArray(c)) return Promise.all(c.map((e) => this.upload(client, e, temps)));
+    if (Array.isArray(c)) return Promise.all(c.map((e) => this.upload(client, e, created)));
     return c;
   }
 
@@ -129,7 +137,7 @@ export class DeviceRouter implements Executor {
     kernel: string,
     inputs: Chunk[],
     params: unknown,
-    temps: GpuHandle[],
+    created: Map<number, GpuHandle>,
   ): Promise<Chunk> {
     if (kernel === 'to-device') return inputs[0]!;
     if (kernel === 'pick') return (inputs[0] as Chunk[])[(params as { index: number }).index]!;
@@ -137,21 +145,14 @@ export class DeviceRouter implements Executor {
       const values: Chunk[] = [];
       for (const step of (params as FusedParams).steps) {
         const args = step.inputs.map((i) => (i >= 0 ? inputs[i]! : values[-i - 1]!));
-        values.push(await this.runKernel(client, step.kernel, args, step.params, temps));
+        values.push(await this.runKernel(client, step.kernel, args, step.params, created));
       }
-      const last = values.pop()!;
-      for (const v of values) temps.push(...flatHandles(v));
-      return last;
+      return values[values.length - 1]!;
     }
     const handles = inputs.map((c) => c as unknown as GpuHandle);
     const outs = await client.run(kernel, handles, params);
-    for (const h of outs) this.made.set(h.id, h);
+    for (const h of outs) created.set(h.id, h);
     return outs.length === 1 ? asChunk(outs[0]!) : outs.map(asChunk);
-  }
-
-  private free(client: GpuClient, handles: readonly GpuHandle[]): void {
-    for (const h of handles) this.made.delete(h.id);
-    client.release(...handles);
   }
 
   release(value: Chunk): void {
@@ -177,6 +178,10 @@ export class DeviceRouter implements Executor {
     this.host.computeEnded?.();
   }
 }
+
+/** 'gpu' and 'gpu:0' name the same first adapter. */
+const sameGpu = (a: string, b: string): boolean =>
+  a === b || ((a === 'gpu' || a === 'gpu:0') && (b === 'gpu' || b === 'gpu:0'));
 
 function hasDeviceBlock(c: Chunk): boolean {
   return isDeviceChunk(c) || (Array.isArray(c) && c.some(hasDeviceBlock));

@@ -28,12 +28,31 @@ export interface LayerSpec {
 }
 
 /**
+ * Decides where a glue layer (no backend of its own) over device data runs: the device's
+ * backend if it has the kernel, else the host behind a guarded transfer. Installed by
+ * apply/dispatch-layer.ts (graph/ knows no backends).
+ */
+export type DeviceGlue = (spec: LayerSpec) => LayerSpec;
+
+let deviceGlue: DeviceGlue = (spec) => spec;
+
+/** Install the hook that places glue layers over device data. */
+export function setDeviceGlue(hook: DeviceGlue): void {
+  deviceGlue = hook;
+}
+
+/**
  * Build a layer; its name is `op-<hash of deps' names, token, chunks, dtype>`.
  * @example
  * defineLayer({ op: 'negative', deps: [x.layer], chunks: x.chunks, dtype: x.dtype, fusable: true,
  *   task: (b) => ({ kernel: 'ew', inputs: [[0, b]], params }) });
  */
-export function defineLayer(spec: LayerSpec): Layer {
+export function defineLayer(given: LayerSpec): Layer {
+  const inherited = given.deps.find((d) => d.device !== undefined)?.device;
+  const spec =
+    inherited !== undefined && given.backend === undefined && given.device === undefined
+      ? deviceGlue(given)
+      : given;
   const name =
     spec.name ??
     tokenize(

@@ -5,6 +5,7 @@ import { KernelError } from '../../errors.ts';
 import type { EwParams } from '../cpu-js/elementwise/expr.ts';
 import type { NormalParams, UniformParams } from '../cpu-js/source/random.ts';
 import { argAggregate, argPartial, type GpuArgParams } from './kernel-arg-reduce.ts';
+import { type GpuTreeParams, reduceAggregateTree, reduceCombine } from './kernel-combine.ts';
 import { runEw } from './kernel-ew.ts';
 import { type TransposeParams, transpose } from './kernel-layout.ts';
 import { type GpuMatmulParams, matmul } from './kernel-matmul.ts';
@@ -38,11 +39,16 @@ export const gpuKernels: Record<string, GpuKernel> = {
       throw new KernelError("reduce-partial: 'var' has no GPU partial; use reduce-aggregate");
     return [await reducePartial(rt, x, p)];
   }) as GpuKernel,
-  'reduce-aggregate': (async (rt, ins, p: AnyReduceParams) => {
+  'reduce-combine': ((rt, ins, p: GpuTreeParams) => reduceCombine(rt, ins, p)) as GpuKernel,
+  'reduce-aggregate': (async (rt, ins, p: AnyReduceParams | GpuTreeParams) => {
+    // in a reduction tree (dispatch passes the count): merge the partials of the last level
+    if ('count' in p && p.count !== undefined)
+      return reduceAggregateTree(rt, ins, p as GpuTreeParams);
     const x = one(ins[0], 'reduce-aggregate');
-    if (isArg(p)) return [await argAggregate(rt, x, p)];
-    if (p.op === 'var') return [await moments(rt, x, p)];
-    return [await reduceAggregate(rt, x, p)];
+    const q = p as AnyReduceParams;
+    if (isArg(q)) return [await argAggregate(rt, x, q)];
+    if (q.op === 'var') return [await moments(rt, x, q)];
+    return [await reduceAggregate(rt, x, q)];
   }) as GpuKernel,
   matmul: (async (rt, ins, p: GpuMatmulParams) => [await matmul(rt, ins, p)]) as GpuKernel,
   transpose: (async (rt, ins, p: TransposeParams) => [
