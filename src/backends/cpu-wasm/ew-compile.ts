@@ -8,11 +8,11 @@
 // innocuous at 53 ≥ 2·24+2 bits). Ops with JS-only semantics (fmod, pow, exp…) call the
 // very JS functions cpu-js calls, lane by lane.
 
+import { type DType, kindOf, resultType } from '../../array/dtype.ts';
+import { ewHelpers } from '../cpu-js/elementwise/elementwise.ts';
 import { castScalar, exprKey } from '../cpu-js/elementwise/ew-codegen.ts';
 import type { Expr } from '../cpu-js/elementwise/expr.ts';
-import { ewHelpers } from '../cpu-js/elementwise/elementwise.ts';
-import { type DType, kindOf, resultType } from '../../array/dtype.ts';
-import { emitModule, type FuncType, F64, fx, I32, op, splatConst, V128, v } from './wasm-emit.ts';
+import { emitModule, F64, type FuncType, fx, I32, op, splatConst, V128, v } from './wasm-emit.ts';
 
 /** Thrown when an expression uses something this compiler does not handle. */
 export class Unsupported extends Error {}
@@ -21,7 +21,11 @@ type Lane = 'f32' | 'f64';
 
 /** A computed value: its locals (f64 has two) or a weak scalar. */
 type Val =
-  | { readonly kind: 'f32' | 'f64' | 'mask'; readonly locals: readonly number[]; readonly dtype: DType }
+  | {
+      readonly kind: 'f32' | 'f64' | 'mask';
+      readonly locals: readonly number[];
+      readonly dtype: DType;
+    }
   | { readonly kind: 'weak'; readonly value: number };
 
 const COMPARE: Record<string, string> = {
@@ -79,6 +83,23 @@ export const EW_OPS: readonly string[] = [
   'astype',
 ];
 
+/** Ops whose value is always representable in the node's dtype (ew-codegen's EXACT). */
+const EXACT = new Set([
+  'where',
+  'maximum',
+  'minimum',
+  'sign',
+  'floor',
+  'ceil',
+  'round',
+  ...Object.keys(COMPARE),
+  'logicalAnd',
+  'logicalOr',
+  'logicalNot',
+  'isnan',
+  'isfinite',
+]);
+
 const NARROW = [0, 1, 2, 3, 8, 9, 10, 11, 16, 17, 18, 19, 24, 25, 26, 27];
 const HIGH_HALF = [8, 9, 10, 11, 12, 13, 14, 15, 0, 1, 2, 3, 4, 5, 6, 7];
 const JOIN_LOW = [0, 1, 2, 3, 4, 5, 6, 7, 16, 17, 18, 19, 20, 21, 22, 23];
@@ -93,7 +114,12 @@ function scalarCasts(opName: string, d: DType, args: readonly Val[]): (DType | n
     return args.map(() => cd);
   }
   if (opName === 'where') return [null, d, d];
-  if (opName.startsWith('logical') || opName === 'isnan' || opName === 'isfinite' || opName === 'astype') {
+  if (
+    opName.startsWith('logical') ||
+    opName === 'isnan' ||
+    opName === 'isfinite' ||
+    opName === 'astype'
+  ) {
     return args.map(() => null);
   }
   return args.map(() => d);
@@ -160,12 +186,20 @@ class LoopBuilder {
     return l;
   }
 
-  emit(e: Expr): Val {
+  emit(e: Expr, isRoot = false): Val {
     if ('const' in e) return { kind: 'weak', value: e.const };
     const key = exprKey(e);
     const hit = this.memo.get(key);
     if (hit) return hit;
-    const val = 'in' in e ? this.input(e.in) : this.node(e);
+    // cpu-js leaves rounding at the root to the typed-array store: a float32 root stored
+    // as float64 keeps its unrounded double value.
+    const unrounded =
+      isRoot &&
+      this.spec.outDtype === 'float64' &&
+      !('in' in e) &&
+      e.dtype === 'float32' &&
+      !EXACT.has(e.op);
+    const val = 'in' in e ? this.input(e.in) : this.node(e, unrounded ? 'float64' : e.dtype);
     this.memo.set(key, val);
     return val;
   }
@@ -183,7 +217,8 @@ class LoopBuilder {
       this.pre.push(...op.i32(0), ...load, ...op.set(l));
       return { kind, locals: kind === 'f32' ? [l] : [l, l], dtype: d };
     }
-    if (kind === 'f32') return { kind, locals: [this.store([...op.get(2), ...v.load(base)])], dtype: d };
+    if (kind === 'f32')
+      return { kind, locals: [this.store([...op.get(2), ...v.load(base)])], dtype: d };
     const lo = this.store([...op.get(3), ...v.load(base)]);
     const hi = this.store([...op.get(3), ...v.load(base + 16)]);
     return { kind, locals: [lo, hi], dtype: d };
@@ -213,7 +248,9 @@ class LoopBuilder {
       ];
     }
     const [lo, hi] = x.locals as [number, number];
-    return [this.store([...op.get(lo), ...v.demote, ...op.get(hi), ...v.demote, ...v.shuffle(JOIN_LOW)])];
+    return [
+      this.store([...op.get(lo), ...v.demote, ...op.get(hi), ...v.demote, ...v.shuffle(JOIN_LOW)]),
+    ];
   }
 
   /** Truthiness (`x !== 0`) as a mask. */
@@ -239,7 +276,11 @@ class LoopBuilder {
   }
 
   /** Apply `f` (one code sequence per v128) to each half. */
-  private lanewise(lane: Lane, args: readonly (readonly number[])[], f: (h: number) => number[]): number[] {
+  private lanewise(
+    lane: Lane,
+    args: readonly (readonly number[])[],
+    f: (h: number) => number[],
+  ): number[] {
     const halves = lane === 'f32' ? 1 : 2;
     const out: number[] = [];
     for (let h = 0; h < halves; h++) out.push(this.store(f(h)));
@@ -282,7 +323,11 @@ class LoopBuilder {
     const F = fx[lane];
     if (name in NATIVE_BIN) {
       const f = F[NATIVE_BIN[name]!]!;
-      return this.lanewise(lane, args, (h) => [...op.get(args[0]![h]!), ...op.get(args[1]![h]!), ...f]);
+      return this.lanewise(lane, args, (h) => [
+        ...op.get(args[0]![h]!),
+        ...op.get(args[1]![h]!),
+        ...f,
+      ]);
     }
     if (name in NATIVE_UN) {
       const f = F[NATIVE_UN[name]!]!;
@@ -312,11 +357,11 @@ class LoopBuilder {
     throw new Unsupported(`op ${name}`);
   }
 
-  private node(e: Extract<Expr, { op: string }>): Val {
-    const d = e.dtype;
+  /** An op node; `d` is its dtype, except float64 for an unrounded float32 root. */
+  private node(e: Extract<Expr, { op: string }>, d: DType): Val {
     if (d !== 'float32' && d !== 'float64' && d !== 'bool') throw new Unsupported(`dtype ${d}`);
     const raw = e.args.map((a) => this.emit(a));
-    const casts = scalarCasts(e.op, d, raw);
+    const casts = scalarCasts(e.op, e.dtype, raw);
     const args = raw.map((a, i): Val => {
       const c = casts[i];
       return a.kind === 'weak' && c ? { kind: 'weak', value: castScalar(a.value, c) } : a;
@@ -324,10 +369,18 @@ class LoopBuilder {
     const mask = (l: number): Val => ({ kind: 'mask', locals: [l], dtype: 'bool' });
     const name = e.op;
     if (name in COMPARE) {
-      const lane: Lane = args.every((a) => (a.kind === 'weak' ? isF32Exact(a.value) : a.kind !== 'f64'))
+      const lane: Lane = args.every((a) =>
+        a.kind === 'weak' ? isF32Exact(a.value) : a.kind !== 'f64',
+      )
         ? 'f32'
         : 'f64';
-      return mask(this.cmpMask(lane, COMPARE[name]!, args.map((a) => this.toLane(a, lane))));
+      return mask(
+        this.cmpMask(
+          lane,
+          COMPARE[name]!,
+          args.map((a) => this.toLane(a, lane)),
+        ),
+      );
     }
     const m = (i: number) => this.toMask(args[i]!);
     switch (name) {
@@ -348,12 +401,25 @@ class LoopBuilder {
     if (d === 'bool') {
       if (name === 'floor' || name === 'ceil' || name === 'round') return mask(m(0));
       const lane: Lane = args.some((a) => a.kind === 'f64') ? 'f64' : 'f32';
-      const r = this.numeric(lane, name, args.map((a) => this.toLane(a, lane)));
-      return mask(this.toMask({ kind: lane, locals: r, dtype: lane === 'f32' ? 'float32' : 'float64' }));
+      const r = this.numeric(
+        lane,
+        name,
+        args.map((a) => this.toLane(a, lane)),
+      );
+      return mask(
+        this.toMask({ kind: lane, locals: r, dtype: lane === 'f32' ? 'float32' : 'float64' }),
+      );
     }
     const lane: Lane = d === 'float32' && !args.some((a) => a.kind === 'f64') ? 'f32' : 'f64';
-    const r = this.numeric(lane, name, args.map((a) => this.toLane(a, lane)));
-    return this.convert({ kind: lane, locals: r, dtype: lane === 'f32' ? 'float32' : 'float64' }, d);
+    const r = this.numeric(
+      lane,
+      name,
+      args.map((a) => this.toLane(a, lane)),
+    );
+    return this.convert(
+      { kind: lane, locals: r, dtype: lane === 'f32' ? 'float32' : 'float64' },
+      d,
+    );
   }
 
   private nanTest(name: string, x: Val): number {
@@ -379,7 +445,12 @@ class LoopBuilder {
 
   private where(d: DType, cond: number, y: Val, z: Val): Val {
     if (d === 'bool') {
-      const r = this.store([...op.get(this.toMask(y)), ...op.get(this.toMask(z)), ...op.get(cond), ...v.bitselect]);
+      const r = this.store([
+        ...op.get(this.toMask(y)),
+        ...op.get(this.toMask(z)),
+        ...op.get(cond),
+        ...v.bitselect,
+      ]);
       return { kind: 'mask', locals: [r], dtype: 'bool' };
     }
     const lane: Lane = d === 'float32' && y.kind !== 'f64' && z.kind !== 'f64' ? 'f32' : 'f64';
@@ -387,14 +458,20 @@ class LoopBuilder {
     const conds =
       lane === 'f32'
         ? [cond]
-        : [this.store([...op.get(cond), ...v.extendLow]), this.store([...op.get(cond), ...v.extendHigh])];
+        : [
+            this.store([...op.get(cond), ...v.extendLow]),
+            this.store([...op.get(cond), ...v.extendHigh]),
+          ];
     const r = this.lanewise(lane, [ys, zs], (h) => [
       ...op.get(ys[h]!),
       ...op.get(zs[h]!),
       ...op.get(conds[h]!),
       ...v.bitselect,
     ]);
-    return this.convert({ kind: lane, locals: r, dtype: lane === 'f32' ? 'float32' : 'float64' }, d);
+    return this.convert(
+      { kind: lane, locals: r, dtype: lane === 'f32' ? 'float32' : 'float64' },
+      d,
+    );
   }
 }
 
@@ -409,13 +486,20 @@ export function compileEwLoop(spec: WasmLoopSpec): CompiledLoop {
     throw new Unsupported(`output dtype ${spec.outDtype}`);
   }
   const b = new LoopBuilder(spec);
-  const root = b.convert(b.emit(spec.expr), spec.outDtype);
+  const root = b.convert(b.emit(spec.expr, true), spec.outDtype);
   const outBase = spec.inputDtypes.length * spec.slotBytes;
   const loc = (root as { locals: readonly number[] }).locals;
   const store =
     spec.outDtype === 'float32'
       ? [...op.get(2), ...op.get(loc[0]!), ...v.store(outBase)]
-      : [...op.get(3), ...op.get(loc[0]!), ...v.store(outBase), ...op.get(3), ...op.get(loc[1]!), ...v.store(outBase + 16)];
+      : [
+          ...op.get(3),
+          ...op.get(loc[0]!),
+          ...v.store(outBase),
+          ...op.get(3),
+          ...op.get(loc[1]!),
+          ...v.store(outBase + 16),
+        ];
   const code = [
     ...b.pre,
     ...op.block,
@@ -446,7 +530,10 @@ export function compileEwLoop(spec: WasmLoopSpec): CompiledLoop {
   const pages = Math.ceil((slots * spec.slotBytes) / 65536);
   const imports = b.importNames.map((n) => ({
     name: n,
-    type: { params: n === 'floorDivide' || n === 'remainder' || n === 'pow' ? [F64, F64] : [F64], results: [F64] },
+    type: {
+      params: n === 'floorDivide' || n === 'remainder' || n === 'pow' ? [F64, F64] : [F64],
+      results: [F64],
+    },
   }));
   const bytes = emitModule({
     memoryPages: pages,

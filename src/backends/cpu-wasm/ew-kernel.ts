@@ -158,7 +158,14 @@ function stridedTiles(
       const len = Math.min(TILE, inner - j0);
       moving.forEach((x, m) => {
         if (modes[x.k] === 'c') x.tile.set(x.data.subarray(o + j0, o + j0 + len));
-        else copyStrided(x.data, pos[m]! + j0 * strides[x.k]![nd - 1]!, strides[x.k]![nd - 1]!, x.tile, len);
+        else
+          copyStrided(
+            x.data,
+            pos[m]! + j0 * strides[x.k]![nd - 1]!,
+            strides[x.k]![nd - 1]!,
+            x.tile,
+            len,
+          );
       });
       loop.run(len);
       out.set(outTile.subarray(0, len), o + j0);
@@ -177,7 +184,13 @@ function stridedTiles(
   }
 }
 
-function copyStrided(src: TypedArray, start: number, step: number, dst: TypedArray, len: number): void {
+function copyStrided(
+  src: TypedArray,
+  start: number,
+  step: number,
+  dst: TypedArray,
+  len: number,
+): void {
   if (step === 1) dst.set(src.subarray(start, start + len));
   else if (step === 0) dst.fill(src[start]!, 0, len);
   else for (let j = 0, p = start; j < len; j++, p += step) dst[j] = src[p]!;
