@@ -1,7 +1,7 @@
 // The WASM SIMD GEMM macro-kernel: C[mc×nc] += Ap·Bp over packed panels (Goto and van de
 // Geijn, "Anatomy of high-performance matrix multiplication", 2008), an MR×NR register tile.
 
-import { emitModule, I32, op, V128, v, fx } from './wasm-emit.ts';
+import { emitModule, fx, I32, op, V128, v } from './wasm-emit.ts';
 
 /** Rows of the register tile (broadcast A values per step). */
 export const MR = 4;
@@ -45,14 +45,22 @@ function microTile(): number[] {
   code.push(...op.get(CP), ...op.get(IR), ...op.get(LDC), ...op.i32Mul, ...op.i32Add);
   code.push(...op.get(JR), ...op.i32(3), ...op.i32Shl, ...op.i32Add, ...op.set(C));
   const zero = v.const(new Array<number>(16).fill(0));
-  for (let r = 0; r < MR; r++) for (let c = 0; c < NV; c++) code.push(...zero, ...op.set(acc(r, c)));
+  for (let r = 0; r < MR; r++)
+    for (let c = 0; c < NV; c++) code.push(...zero, ...op.set(acc(r, c)));
   code.push(...op.get(KC), ...op.set(P));
   code.push(...op.loop);
   for (let c = 0; c < NV; c++) code.push(...op.get(B), ...v.load(c * 16), ...op.set(bv(c)));
   for (let r = 0; r < MR; r++) {
     code.push(...op.get(A), ...v.load64Splat(r * 8), ...op.set(AV));
     for (let c = 0; c < NV; c++) {
-      code.push(...op.get(acc(r, c)), ...op.get(AV), ...op.get(bv(c)), ...mul, ...add, ...op.set(acc(r, c)));
+      code.push(
+        ...op.get(acc(r, c)),
+        ...op.get(AV),
+        ...op.get(bv(c)),
+        ...mul,
+        ...add,
+        ...op.set(acc(r, c)),
+      );
     }
   }
   code.push(...op.get(A), ...op.i32(MR * 8), ...op.i32Add, ...op.set(A));
@@ -100,10 +108,20 @@ function countedLoop(x: number, limit: number, step: number, body: number[]): nu
  */
 export function gemmModuleBytes(memoryPages: number): Uint8Array<ArrayBuffer> {
   const code = countedLoop(JR, NC, NR, countedLoop(IR, MC, MR, microTile()));
-  const locals = [...new Array<number>(7).fill(I32), ...new Array<number>(MR * NV + NV + 1).fill(V128)];
+  const locals = [
+    ...new Array<number>(7).fill(I32),
+    ...new Array<number>(MR * NV + NV + 1).fill(V128),
+  ];
   return emitModule({
     memoryPages,
     imports: [],
-    funcs: [{ type: { params: new Array<number>(8).fill(I32), results: [] }, locals, code, export: 'gemm' }],
+    funcs: [
+      {
+        type: { params: new Array<number>(8).fill(I32), results: [] },
+        locals,
+        code,
+        export: 'gemm',
+      },
+    ],
   });
 }

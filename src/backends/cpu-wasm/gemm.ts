@@ -10,7 +10,16 @@ const MC_BLOCK = 64;
 const NC_BLOCK = 512;
 const KC_BLOCK = 256;
 
-type GemmFn = (mc: number, nc: number, kc: number, ap: number, bp: number, cp: number, ldc: number, k: number) => void;
+type GemmFn = (
+  mc: number,
+  nc: number,
+  kc: number,
+  ap: number,
+  bp: number,
+  cp: number,
+  ldc: number,
+  k: number,
+) => void;
 let gemmFn: GemmFn | undefined;
 
 const roundUp = (x: number, m: number): number => Math.ceil(x / m) * m;
@@ -68,7 +77,16 @@ export function gemmWasm(
 }
 
 /** B[:, cols] as panels of NR columns, k steps each (zero columns pad the last panel). */
-function packB(b: TypedArray, off: number, ldb: number, k: number, nc: number, ncPad: number, heap: Float64Array, at: number): void {
+function packB(
+  b: TypedArray,
+  off: number,
+  ldb: number,
+  k: number,
+  nc: number,
+  ncPad: number,
+  heap: Float64Array,
+  at: number,
+): void {
   for (let j0 = 0; j0 < ncPad; j0 += NR) {
     let q = at + j0 * k;
     const w = Math.min(NR, nc - j0);
@@ -81,7 +99,15 @@ function packB(b: TypedArray, off: number, ldb: number, k: number, nc: number, n
 }
 
 /** A[rows, :] as panels of MR rows, k steps each (zero rows pad the last panel). */
-function packA(a: TypedArray, off: number, k: number, mc: number, mcPad: number, heap: Float64Array, at: number): void {
+function packA(
+  a: TypedArray,
+  off: number,
+  k: number,
+  mc: number,
+  mcPad: number,
+  heap: Float64Array,
+  at: number,
+): void {
   for (let i0 = 0; i0 < mcPad; i0 += MR) {
     const base = at + i0 * k;
     for (let r = 0; r < MR; r++) {
