@@ -43,7 +43,10 @@ let available: Verdict | undefined;
 export function wasmAvailable(): Verdict {
   if (available !== undefined) return available;
   const api = wasmApi();
-  if (api === undefined) return (available = 'cpu-wasm: WebAssembly is not available');
+  if (api === undefined) {
+    available = 'cpu-wasm: WebAssembly is not available';
+    return available;
+  }
   const probe = emitModule({
     memoryPages: 1,
     imports: [],
