@@ -1,5 +1,5 @@
-// WASM SIMD folds for block reductions: `fold(n)` folds n (a multiple of 4) elements of
-// scratch slot 0 into four float64 lanes kept in memory, lane j taking the elements at
+// WASM SIMD folds for block reductions: `fold(n)` folds n (a multiple of 4) elements at a
+// fixed scratch address into four float64 lanes kept in memory, lane j taking the elements at
 // i ≡ j (mod 4): the same partial accumulators, in the same order, as cpu-js's loops.
 
 import { emitModule, fx, I32, op, V128, v } from './wasm-emit.ts';
@@ -19,8 +19,6 @@ const HIGH_HALF = [8, 9, 10, 11, 12, 13, 14, 15, 0, 1, 2, 3, 4, 5, 6, 7];
 const PMIN = [0xfd, 0xf6, 0x01];
 const PMAX = [0xfd, 0xf7, 0x01];
 
-/** The state's byte offset: after the slot of `slotBytes`. Lanes A, B, then the NaN flags. */
-export const stateOffset = (slotBytes: number): number => slotBytes;
 
 function step(fold: FoldOp, acc: number, x: number): number[] {
   const F = fx.f64;
@@ -47,24 +45,25 @@ function step(fold: FoldOp, acc: number, x: number): number[] {
 }
 
 /**
- * Module bytes exporting `fold(n)` for `fold` over float32 or float64 elements. prod keeps
+ * Module bytes exporting `fold(n)` for `fold` over float32 or float64 elements at byte
+ * `base`, its state (lanes A, B, then NaN flags: 48 bytes) at byte `st`. prod keeps
  * two lanes (i ≡ j mod 2, as cpu-js's two partial products) in A and leaves B alone.
  * @example
- * new WebAssembly.Module(foldModuleBytes('sum', 'float64', 32768, 1));
+ * new WebAssembly.Module(foldModuleBytes('sum', 'float64', 0, 65536, 2));
  */
 export function foldModuleBytes(
   fold: FoldOp,
   dtype: 'float32' | 'float64',
-  slotBytes: number,
+  base: number,
+  st: number,
   pages: number,
 ): Uint8Array<ArrayBuffer> {
-  const st = stateOffset(slotBytes);
   const load =
     dtype === 'float64'
       ? [...op.get(ADDR), ...v.load(0), ...op.set(X), ...op.get(ADDR), ...v.load(16), ...op.set(Y)]
       : [
           ...op.get(ADDR),
-          ...v.load(0),
+          ...v.load(base),
           ...op.tee(Y),
           ...v.promote,
           ...op.set(X),
