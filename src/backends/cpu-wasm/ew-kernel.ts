@@ -64,7 +64,8 @@ export function wasmLoop(
   return loop;
 }
 
-function view(dtype: DType, slot: number): TypedArray {
+/** A view of scratch slot `slot` as `dtype` (stale once the scratch memory grows). */
+export function slotView(dtype: DType, slot: number): TypedArray {
   const buf = scratchMemory(0).buffer;
   return new (typedArrayCtor(dtype))(buf, slot * SLOT_BYTES, TILE);
 }
@@ -115,9 +116,13 @@ export function runTiles(
   const dtype = out instanceof Float32Array ? 'float32' : 'float64';
   const size = out.length;
   const general = loop.used.some((k) => layout.modes[k] === 'g');
-  const ins = loop.used.map((k) => ({ k, data: blocks[k]!.data, tile: view(blocks[k]!.dtype, k) }));
+  const ins = loop.used.map((k) => ({
+    k,
+    data: blocks[k]!.data,
+    tile: slotView(blocks[k]!.dtype, k),
+  }));
   for (const x of ins) if (scalar[x.k]) x.tile[0] = x.data[0]!;
-  const outTile = view(dtype, blocks.length);
+  const outTile = slotView(dtype, blocks.length);
   if (!general) {
     const cs = ins.filter((x) => !scalar[x.k]);
     for (let o = 0; o < size; o += TILE) {

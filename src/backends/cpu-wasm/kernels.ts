@@ -3,12 +3,14 @@
 
 import type { Kernel } from '../../kernels/types.ts';
 import { ewKernels } from './ew-kernel.ts';
+import { ewReduceKernelsWasm } from './ew-reduce-kernel.ts';
 import { matmulKernels } from './matmul-kernel.ts';
 import { reduceKernelsWasm } from './reduce-kernel.ts';
 
 /** Kernels of cpu-wasm by name (see support.ts for when each is chosen). */
 export const kernels: Record<string, Kernel<never>> = {
   ...ewKernels,
+  ...ewReduceKernelsWasm,
   ...reduceKernelsWasm,
   ...matmulKernels,
 };

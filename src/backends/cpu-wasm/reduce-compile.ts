@@ -19,7 +19,6 @@ const HIGH_HALF = [8, 9, 10, 11, 12, 13, 14, 15, 0, 1, 2, 3, 4, 5, 6, 7];
 const PMIN = [0xfd, 0xf6, 0x01];
 const PMAX = [0xfd, 0xf7, 0x01];
 
-
 function step(fold: FoldOp, acc: number, x: number): number[] {
   const F = fx.f64;
   switch (fold) {
@@ -60,7 +59,14 @@ export function foldModuleBytes(
 ): Uint8Array<ArrayBuffer> {
   const load =
     dtype === 'float64'
-      ? [...op.get(ADDR), ...v.load(0), ...op.set(X), ...op.get(ADDR), ...v.load(16), ...op.set(Y)]
+      ? [
+          ...op.get(ADDR),
+          ...v.load(base),
+          ...op.set(X),
+          ...op.get(ADDR),
+          ...v.load(base + 16),
+          ...op.set(Y),
+        ]
       : [
           ...op.get(ADDR),
           ...v.load(base),

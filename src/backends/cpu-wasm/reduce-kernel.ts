@@ -30,7 +30,11 @@ export const FOLDS: Record<string, FoldOp> = {
 const folds = new Map<string, (n: number) => void>();
 
 /** The fold of `fold` over `dtype` elements at byte `base` (state right after TILE of them). */
-export function foldFn(fold: FoldOp, dtype: 'float32' | 'float64', base: number): (n: number) => void {
+export function foldFn(
+  fold: FoldOp,
+  dtype: 'float32' | 'float64',
+  base: number,
+): (n: number) => void {
   const key = `${fold}|${dtype}|${base}`;
   let f = folds.get(key);
   if (f === undefined) {
@@ -57,7 +61,8 @@ export function foldRun(
 ): number {
   const run = foldFn(fold, dtype, base);
   const buf = scratchMemory(0).buffer;
-  const tile = dtype === 'float32' ? new Float32Array(buf, base, TILE) : new Float64Array(buf, base, TILE);
+  const tile =
+    dtype === 'float32' ? new Float32Array(buf, base, TILE) : new Float64Array(buf, base, TILE);
   const state = new Float64Array(buf, base + SLOT_BYTES, 6);
   state.fill(fold === 'sum' ? 0 : fold === 'prod' ? 1 : acc, 0, 4);
   state.fill(0, 4, 6);
@@ -76,7 +81,13 @@ export function foldRun(
 }
 
 /** cpu-js's final steps: lanes combined, the tail (`rest`) folded in as its loops do. */
-function combine(fold: FoldOp, lanes: number[], rest: number[], acc: number, nanFlags: Uint8Array): number {
+function combine(
+  fold: FoldOp,
+  lanes: number[],
+  rest: number[],
+  acc: number,
+  nanFlags: Uint8Array,
+): number {
   if (fold === 'sum') {
     let a0 = lanes[0]!;
     for (const x of rest) a0 += x;
@@ -122,7 +133,8 @@ export function reducePartialWasm(inputs: Chunk[], p: ReduceParams, ctx: KernelC
   const dtype = x.dtype;
   foldFn(fold, dtype, 0); // compiled (and scratch grown) before views of it are taken
   const buf = scratchMemory(0).buffer;
-  const tile = dtype === 'float32' ? new Float32Array(buf, 0, TILE) : new Float64Array(buf, 0, TILE);
+  const tile =
+    dtype === 'float32' ? new Float32Array(buf, 0, TILE) : new Float64Array(buf, 0, TILE);
   forEachPosition(layout.outer, (s, o) => {
     acc[o] = foldRun(fold, dtype, 0, layout.n, acc[o]!, (j, len) => {
       tile.set(src.subarray(s + j, s + j + len));

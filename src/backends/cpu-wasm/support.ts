@@ -19,7 +19,7 @@ import { wasmApi } from './wasm-api.ts';
 import { emitModule, op, v } from './wasm-emit.ts';
 
 /** The kernel names cpu-wasm implements. */
-export const IMPLEMENTED: readonly string[] = ['ew', 'reduce-partial', 'matmul'];
+export const IMPLEMENTED: readonly string[] = ['ew', 'ew-reduce', 'reduce-partial', 'matmul'];
 
 /** 'ew' blocks smaller than this run faster on cpu-js. */
 export const EW_MIN_ELEMENTS = 1024;
