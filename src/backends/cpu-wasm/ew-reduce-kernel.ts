@@ -63,7 +63,7 @@ export function ewReduceWasm(inputs: Chunk[], p: EwReduceParams, ctx: KernelCont
   const fold = FOLDS[r.op];
   if (fold !== 'sum' || r.castTo !== undefined || TILE > EW_TILE) return cpuJs();
   if (!inputs.every((b) => b instanceof NDArray && isFloat(b.dtype))) return cpuJs();
-  if (p.views.some((v) => v !== null && v.step.some((s) => s < 0))) return cpuJs();
+  if (p.views.some((v) => v?.step.some((s) => s < 0))) return cpuJs();
   const ev = viewEvaluator(inputs, p);
   const dtype = ev.dtype;
   const nd = ev.shape.length;

@@ -143,4 +143,31 @@ describe('cpu-wasm support', () => {
   ])('shouldRun(%s) → %s', (op, m, want) => {
     expect(shouldRun(op, m)).toBe(want);
   });
+  const fusedSum = (d: DType, op: string) => ({
+    expr: add(d),
+    dtype: d,
+    views: [null],
+    reduce: { op, axes: [0, 1], dtype: 'float64' },
+  });
+  it.each([
+    [
+      meta('ew-reduce', 'float64', fusedSum('float64', 'sum'), [[1000], [1000]], 1),
+      true,
+      "cpu-wasm: 'ew-reduce' on float64 is faster on cpu-js (it sums in place)",
+    ],
+    [
+      meta('ew-reduce', 'float32', fusedSum('float32', 'sum'), [[100], [100]], 1),
+      true,
+      "cpu-wasm: 'ew-reduce' blocks of 10000 elements are faster on cpu-js (< 65536)",
+    ],
+    [meta('ew-reduce', 'float32', fusedSum('float32', 'mean'), [[1000], [1000]], 1), true, true],
+    [
+      meta('ew-reduce', 'float32', fusedSum('float32', 'max'), [[1000], [1000]], 1),
+      "cpu-wasm: 'ew-reduce' max is not implemented",
+      true,
+    ],
+  ])('ew-reduce: canRun / shouldRun (%#)', (m, can, should) => {
+    expect(canRun('ew-reduce', m)).toBe(can);
+    expect(shouldRun('ew-reduce', m)).toBe(should);
+  });
 });
