@@ -136,6 +136,8 @@ export interface WasmLoopSpec {
   readonly outDtype: DType;
   /** Bytes between input slots in scratch memory; slot k starts at k·slotBytes. */
   readonly slotBytes: number;
+  /** Copies of the 4-element body per loop step (default UNROLL). */
+  readonly unroll?: number;
 }
 
 /** A compiled loop: module bytes, the JS imports it needs, and the inputs it reads. */
@@ -147,6 +149,9 @@ export interface CompiledLoop {
   readonly slots: number;
 }
 
+/** Body copies per loop step: 8 elements per step halves the loop's own instructions. */
+export const UNROLL = 2;
+
 const FN_RUN: FuncType = { params: [I32], results: [] };
 
 class LoopBuilder {
@@ -155,7 +160,16 @@ class LoopBuilder {
   readonly locals: number[] = [I32, I32, I32];
   readonly used = new Set<number>();
   readonly importNames: string[] = [];
-  private readonly memo = new Map<string, Val>();
+  private memo = new Map<string, Val>();
+  private readonly scalars = new Map<number, Val>();
+  /** Which of the unrolled copies of the body is being emitted (4 elements each). */
+  private copy = 0;
+
+  /** Start the body of elements [4u, 4u + 4) of each loop step. */
+  startCopy(u: number): void {
+    this.copy = u;
+    this.memo = new Map();
+  }
   private readonly consts = new Map<string, number>();
 
   constructor(private readonly spec: WasmLoopSpec) {}
@@ -209,14 +223,19 @@ class LoopBuilder {
     if (d === undefined) throw new Unsupported(`ew: expression reads input ${k}`);
     if (d !== 'float32' && d !== 'float64') throw new Unsupported(`input dtype ${d}`);
     this.used.add(k);
-    const base = k * this.spec.slotBytes;
     const kind = d === 'float32' ? 'f32' : 'f64';
+    const slot = k * this.spec.slotBytes;
     if (this.spec.scalar[k]) {
+      const hoisted = this.scalars.get(k);
+      if (hoisted) return hoisted;
       const l = this.local();
-      const load = kind === 'f32' ? v.load32Splat(base) : v.load64Splat(base);
+      const load = kind === 'f32' ? v.load32Splat(slot) : v.load64Splat(slot);
       this.pre.push(...op.i32(0), ...load, ...op.set(l));
-      return { kind, locals: kind === 'f32' ? [l] : [l, l], dtype: d };
+      const val: Val = { kind, locals: kind === 'f32' ? [l] : [l, l], dtype: d };
+      this.scalars.set(k, val);
+      return val;
     }
+    const base = slot + this.copy * (kind === 'f32' ? 16 : 32);
     if (kind === 'f32')
       return { kind, locals: [this.store([...op.get(2), ...v.load(base)])], dtype: d };
     const lo = this.store([...op.get(3), ...v.load(base)]);
@@ -476,8 +495,8 @@ class LoopBuilder {
 }
 
 /**
- * Compile a loop `run(n)`: for element i < n (stepping by 4, so up to 3 lanes past n are
- * computed and ignored) read input slots, compute, write the output slot (after inputs).
+ * Compile a loop `run(n)`: for element i < n (stepping by 4·unroll, so up to 4·unroll - 1
+ * lanes past n are computed and ignored) read input slots, compute, write the output slot (after inputs).
  * @example
  * compileEwLoop({ expr: { in: 0 }, inputDtypes: ['float64'], scalar: [false], outDtype: 'float64', slotBytes: 32768 });
  */
@@ -486,20 +505,20 @@ export function compileEwLoop(spec: WasmLoopSpec): CompiledLoop {
     throw new Unsupported(`output dtype ${spec.outDtype}`);
   }
   const b = new LoopBuilder(spec);
-  const root = b.convert(b.emit(spec.expr, true), spec.outDtype);
-  const outBase = spec.inputDtypes.length * spec.slotBytes;
-  const loc = (root as { locals: readonly number[] }).locals;
-  const store =
-    spec.outDtype === 'float32'
-      ? [...op.get(2), ...op.get(loc[0]!), ...v.store(outBase)]
-      : [
-          ...op.get(3),
-          ...op.get(loc[0]!),
-          ...v.store(outBase),
-          ...op.get(3),
-          ...op.get(loc[1]!),
-          ...v.store(outBase + 16),
-        ];
+  const unroll = spec.unroll ?? UNROLL;
+  const store: number[] = [];
+  for (let u = 0; u < unroll; u++) {
+    b.startCopy(u);
+    const root = b.convert(b.emit(spec.expr, true), spec.outDtype);
+    const loc = (root as { locals: readonly number[] }).locals;
+    const at =
+      spec.inputDtypes.length * spec.slotBytes + u * (spec.outDtype === 'float32' ? 16 : 32);
+    if (spec.outDtype === 'float32') store.push(...op.get(2), ...op.get(loc[0]!), ...v.store(at));
+    else {
+      store.push(...op.get(3), ...op.get(loc[0]!), ...v.store(at));
+      store.push(...op.get(3), ...op.get(loc[1]!), ...v.store(at + 16));
+    }
+  }
   const code = [
     ...b.pre,
     ...op.block,
@@ -519,7 +538,7 @@ export function compileEwLoop(spec: WasmLoopSpec): CompiledLoop {
     ...b.body,
     ...store,
     ...op.get(1),
-    ...op.i32(4),
+    ...op.i32(4 * unroll),
     ...op.i32Add,
     ...op.set(1),
     ...op.br(0),

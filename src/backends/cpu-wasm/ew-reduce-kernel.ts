@@ -11,7 +11,7 @@ import { viewEvaluator } from '../cpu-js/elementwise/ew-view.ts';
 import { monoidSetup, reducedShape, scalarBlock } from '../cpu-js/reduce/reduce-monoid.ts';
 import { forEachPosition, runLayout } from '../cpu-js/reduce/reduce-runs.ts';
 import { TILE as EW_TILE, slotView, wasmLoop } from './ew-kernel.ts';
-import { FOLDS, foldFn, foldRun, MIN_RUN, TILE } from './reduce-kernel.ts';
+import { FOLDS, foldFn, foldRun, MIN_RUN } from './reduce-kernel.ts';
 
 const isFloat = (d: DType | undefined): d is 'float32' | 'float64' =>
   d === 'float32' || d === 'float64';
@@ -61,7 +61,7 @@ export function ewReduceWasm(inputs: Chunk[], p: EwReduceParams, ctx: KernelCont
     (ewReduceKernels['ew-reduce'] as unknown as Kernel<EwReduceParams>)(inputs, p, ctx);
   const r = p.reduce;
   const fold = FOLDS[r.op];
-  if (fold !== 'sum' || r.castTo !== undefined || TILE > EW_TILE) return cpuJs();
+  if (fold !== 'sum' || r.castTo !== undefined) return cpuJs();
   if (!inputs.every((b) => b instanceof NDArray && isFloat(b.dtype))) return cpuJs();
   if (p.views.some((v) => v?.step.some((s) => s < 0))) return cpuJs();
   const ev = viewEvaluator(inputs, p);
@@ -91,10 +91,18 @@ export function ewReduceWasm(inputs: Chunk[], p: EwReduceParams, ctx: KernelCont
   const { accDtype, identity } = monoidSetup(r.op, dtype, r.dtype);
   const acc = allocate(accDtype, runs.outSize).fill(identity);
   forEachPosition(runs.outer, (s, o) => {
-    acc[o] = foldRun(fold, dtype, outBase, runs.n, acc[o]!, (j, len) => {
-      fillTile(moving, ev.shape, s + j, len);
-      loop.run(len);
-    });
+    acc[o] = foldRun(
+      fold,
+      dtype,
+      outBase,
+      runs.n,
+      acc[o]!,
+      (j, len) => {
+        fillTile(moving, ev.shape, s + j, len);
+        loop.run(len);
+      },
+      EW_TILE,
+    );
   });
   const { shape: outShape, count } = reducedShape(ev.shape, r.axes);
   return [new NDArray(acc, outShape, accDtype), scalarBlock(count)];

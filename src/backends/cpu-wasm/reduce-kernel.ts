@@ -49,7 +49,8 @@ export function foldFn(
 
 /**
  * Fold a run of `n` values into `acc` with cpu-js's lanes and final combination. `fill(j,
- * len)` puts values [j, j + len) of the run (len ≤ TILE) at byte `base` of scratch.
+ * len)` puts values [j, j + len) of the run (len ≤ tileLen ≤ TILE, a multiple of 4) at
+ * byte `base` of scratch.
  */
 export function foldRun(
   fold: FoldOp,
@@ -58,6 +59,7 @@ export function foldRun(
   n: number,
   acc: number,
   fill: (j: number, len: number) => void,
+  tileLen = TILE,
 ): number {
   const run = foldFn(fold, dtype, base);
   const buf = scratchMemory(0).buffer;
@@ -67,15 +69,15 @@ export function foldRun(
   state.fill(fold === 'sum' ? 0 : fold === 'prod' ? 1 : acc, 0, 4);
   state.fill(0, 4, 6);
   const main = n - (n % 4);
-  for (let j = 0; j < n; j += TILE) {
-    const len = Math.min(TILE, n - j);
+  for (let j = 0; j < n; j += tileLen) {
+    const len = Math.min(tileLen, n - j);
     fill(j, len);
     if (main > j) run(Math.min(len, main - j));
   }
   // the n % 4 tail sits at the end of the last tile (tiles are whole multiples of 4)
   const tail = n % 4;
   const lanes = [state[0]!, state[1]!, state[2]!, state[3]!];
-  const tailStart = (n - tail) % TILE;
+  const tailStart = (n - tail) % tileLen;
   const rest = Array.from(tile.subarray(tailStart, tailStart + tail));
   return combine(fold, lanes, rest, acc, new Uint8Array(buf, base + SLOT_BYTES + 32, 16));
 }
