@@ -151,4 +151,13 @@ describe('cpu-wasm ew: agrees with cpu-js bit for bit', () => {
     const got = evaluateExprWasm([x], { expr: node('add', 'int32', I(0), C(1)), dtype: 'int32' });
     expect(got.toArray()).toEqual([2, 3, -2147483648]);
   });
+
+  it('handles constant-only expressions, 0-d blocks and empty blocks as cpu-js', () => {
+    const c = node('multiply', 'float32', C(0.1), C(3));
+    checkAgainstCpuJs([], { expr: c, dtype: 'float32' });
+    const s = new NDArray(Float64Array.of(-2.5), [], 'float64');
+    checkAgainstCpuJs([s], { expr: node('round', 'float64', I(0)), dtype: 'float64' });
+    const empty = new NDArray(new Float64Array(0), [0, 3], 'float64');
+    checkAgainstCpuJs([empty], { expr: node('add', 'float64', I(0), C(1)), dtype: 'float64' });
+  });
 });
