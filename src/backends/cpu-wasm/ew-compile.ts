@@ -295,15 +295,10 @@ class LoopBuilder {
   }
 
   /** Apply `f` (one code sequence per v128) to each half. */
-  private lanewise(
-    lane: Lane,
-    args: readonly (readonly number[])[],
-    f: (h: number) => number[],
-  ): number[] {
+  private lanewise(lane: Lane, f: (h: number) => number[]): number[] {
     const halves = lane === 'f32' ? 1 : 2;
     const out: number[] = [];
     for (let h = 0; h < halves; h++) out.push(this.store(f(h)));
-    void args;
     return out;
   }
 
@@ -317,7 +312,7 @@ class LoopBuilder {
   private callEach(lane: Lane, name: string, args: readonly (readonly number[])[]): number[] {
     const fn = this.importIndex(name);
     if (lane === 'f64') {
-      return this.lanewise(lane, args, (h) => {
+      return this.lanewise(lane, (h) => {
         const code: number[] = [];
         for (let j = 0; j < 2; j++) {
           for (const a of args) code.push(...op.get(a[h]!), ...v.f64Extract(j));
@@ -327,7 +322,7 @@ class LoopBuilder {
         return code;
       });
     }
-    return this.lanewise(lane, args, () => {
+    return this.lanewise(lane, () => {
       const code: number[] = [];
       for (let j = 0; j < 4; j++) {
         for (const a of args) code.push(...op.get(a[0]!), ...v.f32Extract(j), 0xbb);
@@ -342,20 +337,16 @@ class LoopBuilder {
     const F = fx[lane];
     if (name in NATIVE_BIN) {
       const f = F[NATIVE_BIN[name]!]!;
-      return this.lanewise(lane, args, (h) => [
-        ...op.get(args[0]![h]!),
-        ...op.get(args[1]![h]!),
-        ...f,
-      ]);
+      return this.lanewise(lane, (h) => [...op.get(args[0]![h]!), ...op.get(args[1]![h]!), ...f]);
     }
     if (name in NATIVE_UN) {
       const f = F[NATIVE_UN[name]!]!;
-      return this.lanewise(lane, args, (h) => [...op.get(args[0]![h]!), ...f]);
+      return this.lanewise(lane, (h) => [...op.get(args[0]![h]!), ...f]);
     }
     if (name in IMPORTED) return this.callEach(lane, name, args);
     if (name === 'sign') {
       const [one, mone, zero] = [this.splat(lane, 1), this.splat(lane, -1), this.splat(lane, 0)];
-      return this.lanewise(lane, args, (h) => {
+      return this.lanewise(lane, (h) => {
         const x = op.get(args[0]![h]!);
         const cmp = (c: string) => [...x, ...op.get(zero), ...F[c]!];
         // x > 0 ? 1 : x < 0 ? -1 : x === 0 ? 0 : x   (so -0 gives +0 and NaN stays)
@@ -481,7 +472,7 @@ class LoopBuilder {
             this.store([...op.get(cond), ...v.extendLow]),
             this.store([...op.get(cond), ...v.extendHigh]),
           ];
-    const r = this.lanewise(lane, [ys, zs], (h) => [
+    const r = this.lanewise(lane, (h) => [
       ...op.get(ys[h]!),
       ...op.get(zs[h]!),
       ...op.get(conds[h]!),
