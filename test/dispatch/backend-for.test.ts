@@ -4,6 +4,7 @@
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import {
   add,
+  type Backend,
   backendFor,
   configure,
   fromArray,
@@ -16,15 +17,18 @@ import {
 
 class BfTensor {}
 
+const bfB: Backend = {
+  name: 'bf-b',
+  device: 'cpu',
+  kernels: ['ew'],
+  supports: '*',
+  owns: (v) => v instanceof BfTensor || (v as { bfBrand?: boolean }).bfBrand === true,
+};
+
+// registered in this order, declaring no priority: cpu-js, bf-a, bf-b
 beforeEach(() => {
   registerBackend({ name: 'bf-a', device: 'cpu', kernels: ['ew'], supports: '*' });
-  registerBackend({
-    name: 'bf-b',
-    device: 'cpu',
-    kernels: ['ew'],
-    supports: '*',
-    owns: (v) => v instanceof BfTensor || (v as { bfBrand?: boolean }).bfBrand === true,
-  });
+  registerBackend(bfB);
 });
 afterEach(() => {
   unregisterBackend('bf-a');
@@ -50,24 +54,28 @@ describe('backendFor', () => {
     expect(backendFor(...args).name).toBe('cpu-js');
   });
 
-  test("an array's backend is its layer's", () => {
-    configure({ backendPriority: [] });
+  test("a lone input's backend is its layer's", () => {
     expect(backendFor(onA).name).toBe('bf-a');
-    expect(backendFor(1, onB, [2]).name).toBe('bf-b');
+    expect(backendFor(onB).name).toBe('bf-b');
+    expect(backendFor(onB, onB).name).toBe('bf-b');
   });
 
-  // backendFor starts from cpu-js as if it were an input: when cpu-js outranks the only
-  // input's backend (the default config ranks it first), the answer is a backend no input has
-  test.fails("bug: with the default config, a lone input's backend is still its layer's", () => {
-    expect(backendFor(onA).name).toBe('bf-a');
+  test('numbers and nested arrays count as cpu-js inputs', () => {
+    // built-in order: cpu-js (registered first), bf-a, bf-b
+    expect(backendFor(1, onB, [2]).name).toBe('cpu-js');
+    configure({ backendPriority: ['bf-b'] });
     expect(backendFor(1, onB, [2]).name).toBe('bf-b');
   });
 
   test('the highest-priority input wins, under the priorities in force', () => {
-    configure({ backendPriority: [] });
-    // built-in order: bf-b (registered last), bf-a, cpu-js
-    expect(backendFor(x, onA, onB).name).toBe('bf-b');
-    expect(backendFor(x, onA).name).toBe('bf-a');
+    // built-in order: cpu-js, bf-a, bf-b (neither declares a priority)
+    expect(backendFor(onB, onA).name).toBe('bf-a');
+    expect(backendFor(onA, onB).name).toBe('bf-a');
+    expect(backendFor(onA, x, onB).name).toBe('cpu-js');
+    // config.backendPriority is lowest first
+    configure({ backendPriority: ['bf-a', 'bf-b'] });
+    expect(backendFor(onA, onB).name).toBe('bf-b');
+    expect(backendFor(onA, x, onB).name).toBe('bf-b');
     configure({ backendPriority: ['bf-b', 'bf-a'] });
     expect(backendFor(onB, onA).name).toBe('bf-a');
     expect(withBackend('bf-b', () => backendFor(onA, onB).name)).toBe('bf-b');
@@ -75,22 +83,59 @@ describe('backendFor', () => {
     expect(backendFor(onB, onA).name).toBe('bf-a');
   });
 
-  test('with the default config cpu-js ranks first', () => {
+  test('a declared priority counts under the default config', () => {
+    // registered again in the order bf-b (declared above cpu-js), bf-a: bf-b, cpu-js, bf-a
+    unregisterBackend('bf-a');
+    unregisterBackend('bf-b');
+    registerBackend({ ...bfB, higherPriorityThan: ['cpu-js'] });
+    registerBackend({ name: 'bf-a', device: 'cpu', kernels: ['ew'], supports: '*' });
+    expect(backendFor(onA, x, onB).name).toBe('bf-b');
+    expect(backendFor(x, onA).name).toBe('cpu-js');
+  });
+
+  test('with the default config cpu-js ranks before undeclared backends', () => {
     expect(backendFor(onA, x).name).toBe('cpu-js');
+    expect(backendFor(x, onA).name).toBe('cpu-js');
   });
 
   test('an owned value type counts as its owner', () => {
-    configure({ backendPriority: [] });
     expect(backendFor(new BfTensor()).name).toBe('bf-b');
-    expect(backendFor(new BfTensor(), onA).name).toBe('bf-b');
+    // bf-a ranks before bf-b
+    expect(backendFor(new BfTensor(), onA).name).toBe('bf-a');
+    configure({ backendPriority: ['bf-b'] });
+    expect(backendFor(onA, new BfTensor()).name).toBe('bf-b');
     expect(backendFor({}).name).toBe('cpu-js');
   });
 
-  // backendFor caches owners by prototype, but owns() looks at values: every plain object then
-  // gets the owner of the first plain object seen (the cascade asks owns() per value)
-  test.fails('bug: a plain object is owned by value, not by its prototype', () => {
-    configure({ backendPriority: [] });
+  test('a plain object is owned by value, not by its prototype', () => {
     expect(backendFor({ bfBrand: true }).name).toBe('bf-b');
     expect(backendFor({}).name).toBe('cpu-js');
+    expect(backendFor({ bfBrand: true }).name).toBe('bf-b');
+  });
+
+  test('owns is asked once per class, and for every plain object', () => {
+    const seen: unknown[] = [];
+    registerBackend({
+      name: 'bf-count',
+      device: 'cpu',
+      kernels: ['ew'],
+      supports: '*',
+      owns: (v) => {
+        seen.push(v);
+        return false;
+      },
+    });
+    try {
+      for (let i = 0; i < 3; i++) expect(backendFor(new BfTensor()).name).toBe('bf-b');
+      for (let i = 0; i < 3; i++) expect(backendFor({ i }).name).toBe('cpu-js');
+      // bf-count comes after bf-b: BfTensor's owner is found before it is asked
+      expect(seen.filter((v) => v instanceof BfTensor)).toHaveLength(0);
+      expect(seen.filter((v) => !(v instanceof BfTensor))).toHaveLength(3);
+      class Other {}
+      for (let i = 0; i < 3; i++) expect(backendFor(new Other()).name).toBe('cpu-js');
+      expect(seen.filter((v) => v instanceof Other)).toHaveLength(1);
+    } finally {
+      unregisterBackend('bf-count');
+    }
   });
 });

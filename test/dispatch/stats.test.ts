@@ -5,10 +5,12 @@ import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
 import { formatDecision, recordDecision } from '../../src/dispatch/stats.ts';
 import {
   add,
+  configure,
   type Decision,
   dispatchStats,
   fromArray,
   registerBackend,
+  resetConfig,
   resetDispatchStats,
   sum,
   unregisterBackend,
@@ -26,6 +28,7 @@ beforeEach(() => {
 });
 afterEach(() => {
   unregisterBackend('st-a');
+  resetConfig();
   vi.restoreAllMocks();
 });
 
@@ -40,11 +43,21 @@ describe('dispatchStats', () => {
     sum(x);
     add(x, 1, { backend: 'st-a' });
     withBackend('st-a', () => add(x, 1));
-    expect(row('ew', 'cpu-js', 'config.backendPriority')).toBe(2);
-    expect(row('reduce-partial', 'cpu-js', 'config.backendPriority')).toBe(1);
+    // the default config names nothing: cpu-js runs by the built-in order
+    expect(row('ew', 'cpu-js', 'priority')).toBe(2);
+    expect(row('reduce-partial', 'cpu-js', 'priority')).toBe(1);
     expect(row('ew', 'st-a', 'explicit')).toBe(1);
     expect(row('ew', 'st-a', 'withBackend')).toBe(1);
     expect(dispatchStats().reduce((n, r) => n + r.count, 0)).toBe(5);
+  });
+
+  test('a backend named by config.backendPriority is counted with that reason', () => {
+    configure({ backendPriority: ['st-a'] });
+    add(x, 1);
+    sum(x);
+    expect(row('ew', 'st-a', 'config.backendPriority')).toBe(1);
+    expect(row('reduce-partial', 'st-a', 'config.backendPriority')).toBe(1);
+    expect(dispatchStats().reduce((n, r) => n + r.count, 0)).toBe(2);
   });
 
   test('a failed explicit selection is not counted', () => {

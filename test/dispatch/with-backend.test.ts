@@ -55,8 +55,11 @@ describe('prioritize and disable', () => {
     });
   });
 
-  test('disabling cpu-js falls to the next registered backend', () => {
-    expect(withBackend({ disable: 'cpu-js' }, () => backendOf(add(x, 1)))).toBe('scope-b');
+  test('disabling cpu-js falls to the backend registered next (scope-a, then scope-b)', () => {
+    expect(withBackend({ disable: 'cpu-js' }, () => backendOf(add(x, 1)))).toBe('scope-a');
+    expect(withBackend({ disable: ['cpu-js', 'scope-a'] }, () => backendOf(add(x, 1)))).toBe(
+      'scope-b',
+    );
   });
 
   test('prioritize order is highest first', () => {
