@@ -2,6 +2,7 @@
 // backend contract here, and why a backend is unavailable.
 
 import { runContract, seededDraw } from '../dispatch/contract.ts';
+import { probeGpu } from '../devices/probe.ts';
 import { listBackends } from '../dispatch/default.ts';
 import { VERSION } from '../version.ts';
 
@@ -11,6 +12,7 @@ export async function infoLines(): Promise<string[]> {
     `tessera ${VERSION} on Node ${process.versions.node} (${process.platform}-${process.arch})`,
     'backends (highest priority first):',
   ];
+  probeGpu(); // so that the webgpu backend knows whether there is an adapter
   for (const b of listBackends()) {
     const avail = b.available?.() ?? true;
     const head = `  ${b.name} ${b.version ?? ''} [${b.device}] supports tessera ${b.supports}`;
@@ -26,7 +28,9 @@ export async function infoLines(): Promise<string[]> {
     }
     const results = await runContract(b.name, seededDraw(1));
     const byKernel = new Map<string, boolean>();
-    for (const r of results) byKernel.set(r.kernel, (byKernel.get(r.kernel) ?? true) && r.passed);
+    for (const r of results) {
+      if (r.exercised || !r.passed) byKernel.set(r.kernel, (byKernel.get(r.kernel) ?? true) && r.passed);
+    }
     const pass = [...byKernel].filter(([, ok]) => ok).map(([k]) => k);
     const fail = [...byKernel].filter(([, ok]) => !ok).map(([k]) => k);
     const none = b.kernels.filter((k) => !byKernel.has(k));

@@ -2,6 +2,7 @@
 // Tests build registries of their own; the public functions use this one.
 
 import { cpuJs } from '../backends/cpu-js/backend.ts';
+import { cpuWasm } from '../backends/cpu-wasm/backend.ts';
 import { webgpu } from '../backends/webgpu/backend.ts';
 import { BackendRegistry } from './registry.ts';
 import type { Backend } from './types.ts';
@@ -17,6 +18,7 @@ export function knownOperations(): ReadonlySet<string> {
 /** The registry tessera's functions dispatch through. */
 export const defaultBackends = new BackendRegistry(knownOperations);
 defaultBackends.register(cpuJs);
+defaultBackends.register(cpuWasm);
 defaultBackends.register({ ...webgpu, higherPriorityThan: ['cpu-js'] });
 
 /**

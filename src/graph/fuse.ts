@@ -113,7 +113,8 @@ function fusedLayer(
     roles,
     cache: new MergeCache(),
     views: new ViewFolder(),
-    foldViews: fusesInto(backend, 'ew-view') && fusesInto(backend, 'ew-reduce'),
+    // a backend with one of the two runs the other's folds on the cpu-js kernel
+    foldViews: fusesInto(backend, 'ew-view') || fusesInto(backend, 'ew-reduce'),
   };
   const task = (block: readonly number[]): TaskSpec => fusedTask(fused, block);
   return Object.freeze({

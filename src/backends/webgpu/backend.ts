@@ -16,6 +16,8 @@ export const WEBGPU_KERNELS = [
   'reduce-aggregate',
   'matmul',
   'transpose',
+  'slice',
+  'rechunk-merge',
   'random-uniform',
   'random-normal',
   'to-device',
@@ -54,6 +56,12 @@ export function webgpuCanRun(op: string, meta: OpMeta): Verdict {
     }
   }
   if (op === 'matmul' && meta.dtype !== 'float32') return 'GPU matmul is float32 only';
+  if (
+    (op === 'slice' || op === 'rechunk-merge') &&
+    (meta.dtype === 'uint8' || meta.dtype === 'bool')
+  ) {
+    return `GPU copies move 32-bit words; ${meta.dtype} blocks are packed bytes`;
+  }
   return true;
 }
 

@@ -3,9 +3,12 @@
 
 import { KernelError } from '../../errors.ts';
 import type { EwParams } from '../cpu-js/elementwise/expr.ts';
+import type { MergePiece } from '../cpu-js/layout/gather.ts';
+import type { StridedSelection } from '../cpu-js/layout/slice.ts';
 import type { NormalParams, UniformParams } from '../cpu-js/source/random.ts';
 import { argAggregate, argPartial, type GpuArgParams } from './kernel-arg-reduce.ts';
 import { type GpuTreeParams, reduceAggregateTree, reduceCombine } from './kernel-combine.ts';
+import { rechunkMerge, slice } from './kernel-copy.ts';
 import { runEw } from './kernel-ew.ts';
 import { type TransposeParams, transpose } from './kernel-layout.ts';
 import { type GpuMatmulParams, matmul } from './kernel-matmul.ts';
@@ -50,6 +53,12 @@ export const gpuKernels: Record<string, GpuKernel> = {
     if (q.op === 'var') return [await moments(rt, x, q)];
     return [await reduceAggregate(rt, x, q)];
   }) as GpuKernel,
+  slice: (async (rt, ins, p: StridedSelection) => [
+    await slice(rt, one(ins[0], 'slice'), p),
+  ]) as GpuKernel,
+  'rechunk-merge': (async (rt, ins, p: { pieces: MergePiece[] }) => [
+    await rechunkMerge(rt, ins, p.pieces),
+  ]) as GpuKernel,
   matmul: (async (rt, ins, p: GpuMatmulParams) => [await matmul(rt, ins, p)]) as GpuKernel,
   transpose: (async (rt, ins, p: TransposeParams) => [
     await transpose(rt, one(ins[0], 'transpose'), p),
