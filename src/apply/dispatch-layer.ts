@@ -100,10 +100,10 @@ export function dispatchLayer(req: DispatchRequest): BackendRef {
   };
 }
 
-/** The kernel a layer's tasks run, from its first block's task (undefined with no blocks). */
-function probeKernel(spec: LayerSpec): string | undefined {
+/** The task of a layer's first block (undefined with no blocks): its kernel and params. */
+function probeTask(spec: LayerSpec): { kernel: string; params?: unknown } | undefined {
   if (spec.chunks.some((c) => c.length === 0)) return undefined;
-  return spec.task(spec.chunks.map(() => 0)).kernel;
+  return spec.task(spec.chunks.map(() => 0));
 }
 
 /**
@@ -111,10 +111,11 @@ function probeKernel(spec: LayerSpec): string | undefined {
  * (and can run it), else on the host, which moves the data there: a guarded transfer.
  */
 function placeGlue(spec: LayerSpec): LayerSpec {
-  const kernel = probeKernel(spec);
-  if (kernel === undefined) return spec;
+  const probe = probeTask(spec);
+  if (probe === undefined) return spec;
   const backend = dispatchLayer({
-    kernel,
+    kernel: probe.kernel,
+    params: probe.params,
     deps: spec.deps,
     chunks: spec.chunks,
     dtype: spec.dtype,

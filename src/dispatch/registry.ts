@@ -131,30 +131,26 @@ export class BackendRegistry {
   }
 
   /**
-   * Kahn's order over the relations; among backends the relations leave unordered, the one
-   * registered first comes first: a plugin takes over an operation only where it declares a
-   * higher priority (or is named by a priority list or scope), never by being registered.
+   * Registration order, with each declared relation moving the higher backend up to just
+   * before the lower one (repeated until every relation holds: they form no cycle). So a
+   * plugin takes over an operation only where it declares a higher priority (or is named by
+   * a priority list or scope), never by being registered.
    */
   private sorted(): Backend[] {
-    const names = [...this.byName.keys()];
-    const indeg = new Map(names.map((n) => [n, 0]));
-    const next = new Map<string, string[]>(names.map((n) => [n, []]));
-    for (const [a, b] of this.edges()) {
-      next.get(a)!.push(b);
-      indeg.set(b, indeg.get(b)! + 1);
-    }
-    const rank = new Map(names.map((n, i) => [n, i]));
-    const ready = names.filter((n) => indeg.get(n) === 0);
-    const out: Backend[] = [];
-    while (ready.length > 0) {
-      ready.sort((p, q) => rank.get(p)! - rank.get(q)!);
-      const n = ready.shift()!;
-      out.push(this.byName.get(n)!);
-      for (const m of next.get(n)!) {
-        indeg.set(m, indeg.get(m)! - 1);
-        if (indeg.get(m) === 0) ready.push(m);
+    const order = [...this.byName.keys()];
+    const edges = this.edges();
+    for (let moved = true, rounds = 0; moved && rounds <= order.length * order.length; rounds++) {
+      moved = false;
+      for (const [hi, lo] of edges) {
+        const i = order.indexOf(hi);
+        const j = order.indexOf(lo);
+        if (i > j) {
+          order.splice(i, 1);
+          order.splice(j, 0, hi);
+          moved = true;
+        }
       }
     }
-    return out;
+    return order.map((n) => this.byName.get(n)!);
   }
 }

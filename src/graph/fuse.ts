@@ -113,8 +113,7 @@ function fusedLayer(
     roles,
     cache: new MergeCache(),
     views: new ViewFolder(),
-    // a backend with one of the two runs the other's folds on the cpu-js kernel
-    foldViews: fusesInto(backend, 'ew-view') || fusesInto(backend, 'ew-reduce'),
+    foldViews: fusesInto(backend, 'ew-view') && fusesInto(backend, 'ew-reduce'),
   };
   const task = (block: readonly number[]): TaskSpec => fusedTask(fused, block);
   return Object.freeze({

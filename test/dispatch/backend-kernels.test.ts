@@ -207,19 +207,17 @@ describe("the chosen backend's kernels run its tasks", () => {
     expect(total.data[0]).toBe((await compute(sum(add(src, 1)), sync)).data[0]);
   });
 
-  // src/graph/fuse.ts (working tree, not committed): foldViews is
-  // `fusesInto(backend, 'ew-view') || fusesInto(backend, 'ew-reduce')`, so a backend listing
-  // only 'ew-reduce' gets 'ew-view' steps, which it does not implement: cpu-js runs them and
-  // the backend's own 'ew' never runs (the offset is missing from the values)
-  test.fails.each(schedulers)(
-    'bug: %s: a backend listing ew-reduce but not ew-view runs its own ew next to a source',
+  // views fold only for a backend listing both 'ew-view' and 'ew-reduce': otherwise cpu-js
+  // would run the folded steps and the backend's own 'ew' never would
+  test.each(schedulers)(
+    '%s: a backend listing ew-reduce but not ew-view runs its own ew next to a source',
     async (_, opts) => {
       const out = await compute(add(src, 1, { backend: OFF_HALF }), opts);
       for (let i = 0; i < data.size; i++) expect(out.data[i]).toBe(data.data[i]! + 1 + OFFSET);
     },
   );
 
-  test.fails('bug: a backend listing ew-reduce but not ew-view gets no ew-view steps', async () => {
+  test('a backend listing ew-reduce but not ew-view gets no ew-view steps', async () => {
     await compute(add(src, 1, { backend: HALF }), sync);
     expect(recorded()!.calls).toContain('ew');
     expect(recorded()!.calls).not.toContain('ew-view');

@@ -22,7 +22,13 @@ import { wasmApi } from './wasm-api.ts';
 import { emitModule, op, v } from './wasm-emit.ts';
 
 /** The kernel names cpu-wasm implements. */
-export const IMPLEMENTED: readonly string[] = ['ew', 'ew-reduce', 'reduce-partial', 'matmul'];
+export const IMPLEMENTED: readonly string[] = [
+  'ew',
+  'ew-view',
+  'ew-reduce',
+  'reduce-partial',
+  'matmul',
+];
 
 /** 'ew' blocks smaller than this run faster on cpu-js. */
 export const EW_MIN_ELEMENTS = 1024;
@@ -98,6 +104,10 @@ export function canRun(op: string, meta: OpMeta): Verdict {
   const avail = wasmAvailable();
   if (avail !== true) return avail;
   if (!IMPLEMENTED.includes(op)) return `cpu-wasm: '${op}' is not implemented`;
+  if (op === 'ew-view') return true; // views are read in place by cpu-js's loop (kernels.ts)
+  if (meta.params === undefined || meta.params === null) {
+    return `cpu-wasm: '${op}' without its params is not implemented`;
+  }
   const dtypes = floatOnly(op, meta);
   if (dtypes !== true) return dtypes;
   if (op === 'ew') {
