@@ -14,9 +14,13 @@ function build1000(): unknown {
   return sum(y);
 }
 
-const backends = listBackends().map((b) => b.name).join(', ');
+const backends = listBackends()
+  .map((b) => b.name)
+  .join(', ');
 const t = await time(() => build1000(), 9);
-console.log(`build 1,000 operations (backends: ${backends}): ${(t.median * 1e3).toFixed(2)} ms median, ${(t.min * 1e3).toFixed(2)} ms min`);
+console.log(
+  `build 1,000 operations (backends: ${backends}): ${(t.median * 1e3).toFixed(2)} ms median, ${(t.min * 1e3).toFixed(2)} ms min`,
+);
 
 const x = fromArray(new Float64Array(8), { chunks: 4 });
 const nd = ndarray(new Float64Array(4), [4]);

@@ -1,8 +1,8 @@
 // `tessera info`: the backends found, their versions and kernels, which kernels pass the
 // backend contract here, and why a backend is unavailable.
 
-import { runContract, seededDraw } from '../dispatch/contract.ts';
 import { probeGpu } from '../devices/probe.ts';
+import { runContract, seededDraw } from '../dispatch/contract.ts';
 import { listBackends } from '../dispatch/default.ts';
 import { VERSION } from '../version.ts';
 
@@ -29,7 +29,8 @@ export async function infoLines(): Promise<string[]> {
     const results = await runContract(b.name, seededDraw(1));
     const byKernel = new Map<string, boolean>();
     for (const r of results) {
-      if (r.exercised || !r.passed) byKernel.set(r.kernel, (byKernel.get(r.kernel) ?? true) && r.passed);
+      if (r.exercised || !r.passed)
+        byKernel.set(r.kernel, (byKernel.get(r.kernel) ?? true) && r.passed);
     }
     const pass = [...byKernel].filter(([, ok]) => ok).map(([k]) => k);
     const fail = [...byKernel].filter(([, ok]) => !ok).map(([k]) => k);

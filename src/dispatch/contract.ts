@@ -21,7 +21,7 @@ import type { DType } from '../array/dtype.ts';
 import type { LazyArray } from '../array/lazy-array.ts';
 import type { NDArray } from '../array/ndarray.ts';
 import { uniform } from '../array/random.ts';
-import { type Device } from '../devices/device.ts';
+import type { Device } from '../devices/device.ts';
 import { disableGuards } from '../devices/guards.ts';
 import { toDevice } from '../devices/placement.ts';
 import { defaultBackends } from './default.ts';

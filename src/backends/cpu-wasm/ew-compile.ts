@@ -10,7 +10,7 @@
 
 import { type DType, kindOf, resultType } from '../../array/dtype.ts';
 import { ewHelpers } from '../cpu-js/elementwise/elementwise.ts';
-import { castScalar, exprKey } from '../cpu-js/elementwise/ew-codegen.ts';
+import { castScalar, EXACT, exprKey } from '../cpu-js/elementwise/ew-codegen.ts';
 import type { Expr } from '../cpu-js/elementwise/expr.ts';
 import { emitModule, F64, type FuncType, fx, I32, op, splatConst, V128, v } from './wasm-emit.ts';
 
@@ -82,23 +82,6 @@ export const EW_OPS: readonly string[] = [
   'isfinite',
   'astype',
 ];
-
-/** Ops whose value is always representable in the node's dtype (ew-codegen's EXACT). */
-const EXACT = new Set([
-  'where',
-  'maximum',
-  'minimum',
-  'sign',
-  'floor',
-  'ceil',
-  'round',
-  ...Object.keys(COMPARE),
-  'logicalAnd',
-  'logicalOr',
-  'logicalNot',
-  'isnan',
-  'isfinite',
-]);
 
 const NARROW = [0, 1, 2, 3, 8, 9, 10, 11, 16, 17, 18, 19, 24, 25, 26, 27];
 const HIGH_HALF = [8, 9, 10, 11, 12, 13, 14, 15, 0, 1, 2, 3, 4, 5, 6, 7];

@@ -5,17 +5,8 @@ import { allocate, type DType, resultType } from '../../../src/array/dtype.ts';
 import { type NDArray, shapeSize } from '../../../src/array/ndarray.ts';
 import type { Expr } from '../../../src/backends/cpu-js/elementwise/expr.ts';
 
-/** A small deterministic PRNG (mulberry32). */
-export function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** A small deterministic PRNG (mulberry32): the tests' one. */
+export { rng as prng } from '../../helpers/reference.ts';
 
 export const BINARY = [
   'add',

@@ -35,16 +35,7 @@ export function useGpu(): { readonly gpu: GpuClient } {
 }
 
 /** A deterministic PRNG (mulberry32) for random shapes and values. */
-export function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+export { rng } from '../../helpers/reference.ts';
 
 /** Values agree within float32 tolerance (NaN equals NaN; infinities exactly). */
 export function expectClose(

@@ -29,7 +29,7 @@ interface Emitted {
 }
 
 /** Ops whose value is always representable in the node's dtype (no cast needed). */
-const EXACT = new Set([
+export const EXACT: ReadonlySet<string> = new Set([
   'where',
   'maximum',
   'minimum',
