@@ -17,13 +17,17 @@ const asChunk = (h: GpuHandle): Chunk => h as unknown as Chunk;
 export class DeviceRouter implements Executor {
   readonly name: string;
   readonly concurrency: number;
-  /** Device blocks made in this compute and not yet released: freed when it ends. */
-  private readonly made = new Map<number, GpuHandle>();
+  /**
+   * Device blocks made in this compute and not yet released, with the number of task values
+   * holding each (identity kernels such as 'passthrough' hand on their input's block).
+   */
+  private readonly made = new Map<number, { handle: GpuHandle; refs: number }>();
   private readonly kept = new Set<number>();
 
   constructor(private readonly host: Executor) {
     this.name = `${host.name}+gpu`;
     this.concurrency = host.concurrency + 1;
+    if (host.runSync) this.runSync = (task) => this.runOne(task);
   }
 
   async run(batch: readonly TaskPayload[], signal?: AbortSignal): Promise<Chunk[]> {
@@ -51,7 +55,10 @@ export class DeviceRouter implements Executor {
     return out;
   }
 
-  runSync(task: TaskPayload): Chunk | Promise<Chunk> {
+  /** Present when the host executor has it (so 'threads' keeps running batches). */
+  readonly runSync?: (task: TaskPayload) => Chunk | Promise<Chunk>;
+
+  private runOne(task: TaskPayload): Chunk | Promise<Chunk> {
     if (task.device !== undefined && task.device !== 'cpu') return this.runOnGpu(task);
     if (task.inputs.some(hasDeviceBlock)) {
       return this.toHostTask(task).then((t) => this.runHost(t));
@@ -97,7 +104,9 @@ export class DeviceRouter implements Executor {
       const result = flatHandles(value);
       for (const h of result) {
         created.delete(h.id);
-        this.made.set(h.id, h);
+        const held = this.made.get(h.id);
+        if (held) held.refs++;
+        else this.made.set(h.id, { handle: h, refs: 1 });
         if (task.output) this.kept.add(h.id);
       }
       return value;
@@ -139,7 +148,7 @@ export class DeviceRouter implements Executor {
     params: unknown,
     created: Map<number, GpuHandle>,
   ): Promise<Chunk> {
-    if (kernel === 'to-device') return inputs[0]!;
+    if (kernel === 'to-device' || kernel === 'passthrough') return inputs[0]!;
     if (kernel === 'pick') return (inputs[0] as Chunk[])[(params as { index: number }).index]!;
     if (kernel === 'fused') {
       const values: Chunk[] = [];
@@ -157,7 +166,9 @@ export class DeviceRouter implements Executor {
 
   release(value: Chunk): void {
     for (const h of flatHandles(value)) {
-      if (!this.made.delete(h.id)) continue;
+      const held = this.made.get(h.id);
+      if (held === undefined || --held.refs > 0) continue;
+      this.made.delete(h.id);
       void gpuClient(h.device).then(
         (c) => c.release(h),
         () => undefined,
@@ -167,7 +178,7 @@ export class DeviceRouter implements Executor {
 
   computeEnded(): void {
     // what failed or was cancelled mid-compute leaves blocks behind: free them (not outputs)
-    const left = [...this.made.values()].filter((h) => !this.kept.has(h.id));
+    const left = [...this.made.values()].map((m) => m.handle).filter((h) => !this.kept.has(h.id));
     this.made.clear();
     this.kept.clear();
     for (const h of left)

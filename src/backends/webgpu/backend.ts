@@ -8,19 +8,21 @@ import type { Backend, OpMeta, Verdict } from '../../dispatch/types.ts';
 import { VERSION } from '../../version.ts';
 import { GPU_DTYPES } from './gpu-dtype.ts';
 
-/** Kernels the GPU worker runs (the router runs 'to-device', 'pick' and 'fused' itself). */
+/** Kernels the GPU worker runs (the router runs 'to-device', 'passthrough', 'pick', 'fused'). */
 export const WEBGPU_KERNELS = [
   'ew',
   'reduce-partial',
   'reduce-combine',
   'reduce-aggregate',
   'matmul',
+  'contract-sum',
   'transpose',
   'slice',
   'rechunk-merge',
   'random-uniform',
   'random-normal',
   'to-device',
+  'passthrough',
   'pick',
   'fused',
 ] as const;

@@ -68,6 +68,10 @@ async function mergeAll(
   const acc = accDtype(op, inputs[0]!.dtype);
   let level = [...inputs];
   let owned = false;
+  if (level.length === 1) {
+    const [copy] = await runEw(rt, level, { expr: mergeExpr(op, 1, acc), dtype: acc });
+    return copy!;
+  }
   do {
     const next: GpuTensor[] = [];
     for (let i = 0; i < level.length; i += FAN_IN) {
@@ -104,4 +108,29 @@ export async function reduceAggregateTree(
   if (merged !== inputs) rt.free(merged[0]!);
   const shape = p.keepdims ? out!.shape : out!.shape.filter((_, ax) => !p.axes.includes(ax));
   return [{ ...out!, shape }];
+}
+
+/**
+ * The sum of partial matrix products (the CPU's 'contract-sum'): one merge shader, then the
+ * unit axis of the partials dropped when `squeeze`.
+ */
+export async function contractSum(
+  rt: GpuRuntime,
+  inputs: readonly GpuTensor[],
+  p: { readonly dtype: DType; readonly squeeze: boolean },
+): Promise<GpuTensor[]> {
+  check('contract-sum', inputs);
+  const out = await mergeAll(rt, inputs, 'sum');
+  const cast =
+    out.dtype === p.dtype
+      ? out
+      : (
+          await runEw(rt, [out], {
+            expr: { op: 'astype', args: [{ in: 0 }], dtype: p.dtype },
+            dtype: p.dtype,
+          })
+        )[0]!;
+  if (cast !== out && inputs.length > 1) rt.free(out);
+  const shape = p.squeeze ? cast.shape.slice(0, -1) : cast.shape;
+  return [{ ...cast, shape }];
 }

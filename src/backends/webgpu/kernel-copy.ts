@@ -10,26 +10,26 @@ import type { GpuRuntime, GpuTensor } from './runtime.ts';
 
 // meta: n, nd, count[nd], srcOffset, srcStrides[nd] (i32), dstOffset, dstStrides[nd]
 const COPY_SHADER = /* wgsl */ `
-@group(0) @binding(0) var<storage, read> meta: array<u32>;
+@group(0) @binding(0) var<storage, read> info: array<u32>;
 @group(0) @binding(1) var<storage, read_write> dst: array<u32>;
 @group(0) @binding(2) var<storage, read> src: array<u32>;
 
 @compute @workgroup_size(256)
 fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
   let i = gid.x + gid.y * nwg.x * 256u;
-  let n = meta[0];
+  let n = info[0];
   if (i >= n) { return; }
-  let nd = meta[1];
+  let nd = info[1];
   var rest = i;
-  var s = i32(meta[2u + nd]);
-  var d = meta[3u + 2u * nd];
+  var s = i32(info[2u + nd]);
+  var d = info[3u + 2u * nd];
   for (var k = i32(nd) - 1; k >= 0; k = k - 1) {
     let ax = u32(k);
-    let c = meta[2u + ax];
+    let c = info[2u + ax];
     let q = rest % c;
     rest = rest / c;
-    s = s + i32(q) * bitcast<i32>(meta[3u + nd + ax]);
-    d = d + q * meta[4u + 2u * nd + ax];
+    s = s + i32(q) * bitcast<i32>(info[3u + nd + ax]);
+    d = d + q * info[4u + 2u * nd + ax];
   }
   dst[d] = src[u32(s)];
 }`;

@@ -142,5 +142,6 @@ export async function matmul(
     rt.free(next);
     acc = sum!;
   }
-  return acc;
+  // a partial of a contraction tree keeps a unit axis for the tree's sum (as on the CPU)
+  return p.unitAxis ? { ...acc, shape: [...acc.shape, 1] } : acc;
 }

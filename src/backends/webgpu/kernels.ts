@@ -1,13 +1,19 @@
 // The WebGPU kernels by name (the names and params of the cpu-js kernels they mirror).
 // A kernel takes device tensors and params and returns new device tensors.
 
+import type { DType } from '../../array/dtype.ts';
 import { KernelError } from '../../errors.ts';
 import type { EwParams } from '../cpu-js/elementwise/expr.ts';
 import type { MergePiece } from '../cpu-js/layout/gather.ts';
 import type { StridedSelection } from '../cpu-js/layout/slice.ts';
 import type { NormalParams, UniformParams } from '../cpu-js/source/random.ts';
 import { argAggregate, argPartial, type GpuArgParams } from './kernel-arg-reduce.ts';
-import { type GpuTreeParams, reduceAggregateTree, reduceCombine } from './kernel-combine.ts';
+import {
+  contractSum,
+  type GpuTreeParams,
+  reduceAggregateTree,
+  reduceCombine,
+} from './kernel-combine.ts';
 import { rechunkMerge, slice } from './kernel-copy.ts';
 import { runEw } from './kernel-ew.ts';
 import { type TransposeParams, transpose } from './kernel-layout.ts';
@@ -43,6 +49,8 @@ export const gpuKernels: Record<string, GpuKernel> = {
     return [await reducePartial(rt, x, p)];
   }) as GpuKernel,
   'reduce-combine': ((rt, ins, p: GpuTreeParams) => reduceCombine(rt, ins, p)) as GpuKernel,
+  'contract-sum': ((rt, ins, p: { dtype: DType; squeeze: boolean }) =>
+    contractSum(rt, ins, p)) as GpuKernel,
   'reduce-aggregate': (async (rt, ins, p: AnyReduceParams | GpuTreeParams) => {
     // in a reduction tree (dispatch passes the count): merge the partials of the last level
     if ('count' in p && p.count !== undefined)
