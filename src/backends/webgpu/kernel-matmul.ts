@@ -12,6 +12,8 @@ export interface GpuMatmulParams {
   readonly dtype: 'float32';
   readonly aVec: boolean;
   readonly bVec: boolean;
+  /** The result keeps a trailing unit axis (a partial of a contraction tree). */
+  readonly unitAxis?: boolean;
 }
 
 const T = 64; // output tile edge: 16×16 invocations × 4×4 outputs each
