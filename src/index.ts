@@ -55,6 +55,7 @@ export {
   notEqual,
   where,
 } from './apply/elementwise-logic.ts';
+export { type ElementwiseOptions, elementwise } from './apply/expression.ts';
 export { getIndex, type Index, mask, setIndex } from './apply/indexing.ts';
 export { type LazyApplyArg, type LazyApplyOptions, lazyApply } from './apply/lazy-apply.ts';
 export { matmul, tensordot } from './apply/linalg.ts';

@@ -66,6 +66,7 @@ const EXPORTED = [
   'dispatchableClass',
   'divide',
   'einsum',
+  'elementwise',
   'empty',
   'equal',
   'exp',
