@@ -1,5 +1,6 @@
-// A 3-D volume on the GPU: placed there with withDevice, normalized and projected (mean and
-// maximum intensity along z) by WebGPU kernels, blocks staying in GPU buffers between tasks.
+// A 3-D volume on the GPU: placed there with withDevice, zoomed (linear resampling, MONAI's
+// resize), normalized and projected (mean and maximum intensity along z) by WebGPU kernels,
+// blocks staying in GPU buffers between tasks.
 // Bringing it back is a guarded transfer: refused, then allowed inside disableGuards; the
 // result is checked against the same pipeline on the CPU.
 //
@@ -15,6 +16,7 @@ import {
   shutdown,
   TransferGuardError,
   withDevice,
+  zoom,
 } from '../src/index.ts';
 
 const gpu = probeGpu();
@@ -29,7 +31,8 @@ const side = Number(process.env.TESSERA_EXAMPLE_SIDE ?? 128);
 /** The pipeline, on whatever device creation functions place arrays. */
 function pipeline(): { mean: LazyArray; mip: LazyArray } {
   const vol = random.normal([side, side, side], { seed: 3, chunks: side / 2, dtype: 'float32' });
-  const z = vol.mul(0.5).add(1).abs().sqrt(); // a fused chain: one shader per block
+  const big = zoom(vol, [1.5, 1.5, 1.5], { order: 1 }); // the same taps on CPU and GPU
+  const z = big.mul(0.5).add(1).abs().sqrt(); // a fused chain: one shader per block
   return { mean: z.mean({ axis: 0 }), mip: z.max({ axis: 0 }) };
 }
 
@@ -59,7 +62,7 @@ for (const [name, a, b] of [
   ['mean', mean!, meanCpu!],
   ['mip', mip!, mipCpu!],
 ] as const) {
-  assert.deepEqual(a.shape, [side, side]);
+  assert.deepEqual(a.shape, [side * 1.5, side * 1.5]);
   let err = 0;
   for (let i = 0; i < a.data.length; i++) {
     err = Math.max(err, Math.abs(Number(a.data[i]) - Number(b.data[i])));

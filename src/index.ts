@@ -78,6 +78,7 @@ export {
 } from './apply/reductions.ts';
 export { reshape } from './apply/reshape.ts';
 export { take } from './apply/take.ts';
+export { type ZoomOptions, zoom } from './apply/zoom.ts';
 export { moveaxis, permuteDims, swapaxes, transpose } from './apply/transpose.ts';
 export { type ComputeOptions, compute } from './array/compute.ts';
 export {

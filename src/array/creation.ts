@@ -84,7 +84,7 @@ export function sourceArray(
       ...(mainThread ? { mainThread } : {}),
     }),
   });
-  return placeCreated(new LazyArray(layer));
+  return placeCreated(new LazyArray(layer), fn);
 }
 
 const signedZero = (v: number): number | string => (Object.is(v, -0) ? '-0' : v);

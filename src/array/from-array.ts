@@ -81,7 +81,7 @@ export function fromArray(data: ArrayData, opts: FromArrayOptions = {}): LazyArr
         ? `array-u${++uniqueCounter}-${Date.now().toString(36)}`
         : tokenize('array', hashData(arr.data), arr.shape, arr.dtype);
   const source = constantLayer(arr, base);
-  if (chunks.every((c) => c.length === 1)) return placeCreated(new LazyArray(source));
+  if (chunks.every((c) => c.length === 1)) return placeCreated(new LazyArray(source), 'fromArray');
   const offsets = chunks.map((c) => {
     const o = [0];
     for (const s of c) o.push(o[o.length - 1]! + s);
@@ -103,7 +103,7 @@ export function fromArray(data: ArrayData, opts: FromArrayOptions = {}): LazyArr
       },
     }),
   });
-  return placeCreated(new LazyArray(layer));
+  return placeCreated(new LazyArray(layer), 'fromArray');
 }
 
 /** Arrays, eager data or lazy: the inputs most operations accept. */

@@ -4,6 +4,9 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { LazyArray } from '../array/lazy-array.ts';
 import { defineLayer } from '../graph/define-layer.ts';
+import type { DType } from '../array/dtype.ts';
+import { GPU_DTYPES } from '../backends/webgpu/gpu-dtype.ts';
+import { DTypeError } from '../errors.ts';
 import type { Device } from './device.ts';
 
 /** The scoped device of withDevice. */
@@ -14,10 +17,22 @@ export function creationDevice(): Device {
   return scoped.getStore() ?? 'cpu';
 }
 
-/** `x` moved to the scoped device, if there is one (creation functions end with this). */
-export function placeCreated(x: LazyArray): LazyArray {
+/** `x` moved to the scoped device, if there is one (creation function `fn` ends with this). */
+export function placeCreated(x: LazyArray, fn = 'withDevice'): LazyArray {
   const d = scoped.getStore();
-  return d === undefined || d === x.device ? x : moveLayer(x, d);
+  if (d === undefined || d === x.device) return x;
+  checkDeviceDType(fn, x.dtype, d);
+  return moveLayer(x, d);
+}
+
+/** A DTypeError (starting with `fn`) for a dtype the GPU has no type for. */
+export function checkDeviceDType(fn: string, dtype: DType, device: string): void {
+  if (device === 'cpu' || GPU_DTYPES.includes(dtype)) return;
+  const hint =
+    dtype === 'float64'
+      ? "WGSL has no 64-bit floats: pass dtype: 'float32' or astype('float32') first"
+      : `the GPU computes in ${GPU_DTYPES.join(', ')}`;
+  throw new DTypeError(`${fn}: dtype '${dtype}' cannot live on '${device}': ${hint}`);
 }
 
 /** The 'to-device' layer: `x`'s blocks on `device`. */

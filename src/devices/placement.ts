@@ -6,7 +6,7 @@ import type { LazyArray } from '../array/lazy-array.ts';
 import { formatValue } from '../chunking/format.ts';
 import { ValueError } from '../errors.ts';
 import { type Device, parseDevice } from './device.ts';
-import { moveLayer, scoped } from './device-scope.ts';
+import { checkDeviceDType, moveLayer, scoped } from './device-scope.ts';
 import { requireDevice } from './probe.ts';
 
 /**
@@ -38,5 +38,6 @@ export function toDevice(x: ArrayLike, device: Device): LazyArray {
   const a = asLazy(x);
   if (a.device === d) return a;
   requireDevice('toDevice', d);
+  checkDeviceDType('toDevice', a.dtype, d);
   return moveLayer(a, d);
 }

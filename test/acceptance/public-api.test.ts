@@ -153,6 +153,7 @@ const EXPORTED = [
   'withBackend',
   'withDevice',
   'zeros',
+  'zoom',
 ];
 
 const ELEMENTWISE = [

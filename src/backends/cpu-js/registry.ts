@@ -22,6 +22,7 @@ import { scanKernels } from './reduce/scan.ts';
 import { creationKernels } from './source/creation.ts';
 import { randomKernels } from './source/random.ts';
 import { sourceReducePartial } from './source/source-reduce.ts';
+import { stencilKernels } from './stencil/zoom.ts';
 
 /** The default registry of built-in kernels. */
 export const builtinKernels: KernelRegistry = new Map();
@@ -92,3 +93,4 @@ registerKernels(randomKernels);
 registerKernels(applyKernels);
 registerKernels(viewKernels);
 registerKernels(ewReduceKernels);
+registerKernels(stencilKernels);

@@ -19,6 +19,7 @@ export const WEBGPU_KERNELS = [
   'transpose',
   'slice',
   'rechunk-merge',
+  'zoom-axis',
   'random-uniform',
   'random-normal',
   'to-device',

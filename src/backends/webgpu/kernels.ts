@@ -7,6 +7,7 @@ import type { EwParams } from '../cpu-js/elementwise/expr.ts';
 import type { MergePiece } from '../cpu-js/layout/gather.ts';
 import type { StridedSelection } from '../cpu-js/layout/slice.ts';
 import type { NormalParams, UniformParams } from '../cpu-js/source/random.ts';
+import type { ZoomAxisParams } from '../cpu-js/stencil/zoom-weights.ts';
 import { argAggregate, argPartial, type GpuArgParams } from './kernel-arg-reduce.ts';
 import {
   contractSum,
@@ -21,6 +22,7 @@ import { type GpuMatmulParams, matmul } from './kernel-matmul.ts';
 import { randomNormal, randomUniform } from './kernel-random.ts';
 import { type GpuReduceParams, reduceAggregate, reducePartial } from './kernel-reduce.ts';
 import { type GpuMomentParams, moments } from './kernel-stats.ts';
+import { zoomAxisGpu } from './kernel-zoom.ts';
 import type { GpuRuntime, GpuTensor } from './runtime.ts';
 
 type AnyReduceParams = GpuReduceParams | GpuArgParams | GpuMomentParams;
@@ -66,6 +68,9 @@ export const gpuKernels: Record<string, GpuKernel> = {
   ]) as GpuKernel,
   'rechunk-merge': (async (rt, ins, p: { pieces: MergePiece[] }) => [
     await rechunkMerge(rt, ins, p.pieces),
+  ]) as GpuKernel,
+  'zoom-axis': (async (rt, ins, p: ZoomAxisParams) => [
+    await zoomAxisGpu(rt, one(ins[0], 'zoom-axis'), p),
   ]) as GpuKernel,
   matmul: (async (rt, ins, p: GpuMatmulParams) => [await matmul(rt, ins, p)]) as GpuKernel,
   transpose: (async (rt, ins, p: TransposeParams) => [
