@@ -21,15 +21,20 @@ console.log(
     .join(', ')}`,
 );
 
-/** The pipeline: a chain of elementwise functions, reductions and a matrix product. */
-function pipeline(dtype: 'float32' | 'float64') {
+/**
+ * The pipeline: a chain of elementwise functions, reductions and a matrix product, each
+ * call naming `backend` (explicit: it runs there or fails, even where it would defer).
+ */
+function pipeline(dtype: 'float32' | 'float64', backend: string) {
+  const on = { backend };
   const x = random.uniform([2048, 2048], { seed: 7, chunks: 512, dtype });
-  const y = x.mul(2).sub(1).abs().sqrt();
+  const y = x.mul(2, on).sub(1, on).abs(on).sqrt(on);
+  const head = x.get('0:512');
   return {
     chain: y,
-    total: y.sum(),
-    colMax: y.max({ axis: 0 }),
-    gram: x.get('0:512').matmul(x.get('0:512').T),
+    total: y.sum(on),
+    colMax: y.max({ axis: 0, ...on }),
+    gram: head.matmul(head.T, on),
   };
 }
 
@@ -44,13 +49,15 @@ const show = (label: string, decisions: readonly Decision[]): void => {
 };
 
 async function run(dtype: 'float32' | 'float64'): Promise<void> {
-  const others = listBackends()
-    .map((b) => b.name)
-    .filter((n) => n !== 'cpu-js');
-  const js = withBackend({ disable: others, trace: true }, () => pipeline(dtype));
-  const wasm = withBackend({ prioritize: 'cpu-wasm', trace: true }, () => pipeline(dtype));
-  show(`${dtype} under cpu-js`, js.decisions);
-  show(`${dtype} under cpu-wasm`, wasm.decisions);
+  const js = withBackend({ trace: true }, () => pipeline(dtype, 'cpu-js'));
+  const wasm = withBackend({ trace: true }, () => pipeline(dtype, 'cpu-wasm'));
+  show(`${dtype} on cpu-js`, js.decisions);
+  show(`${dtype} on cpu-wasm`, wasm.decisions);
+  // without naming one, dispatch chooses: cpu-wasm where it measured faster
+  const chosen = withBackend({ trace: true }, () =>
+    random.uniform([2048, 2048], { seed: 7, chunks: 512, dtype }).mul(2).sum(),
+  );
+  show(`${dtype}, chosen by dispatch`, chosen.decisions);
   const keys = Object.keys(js.value) as (keyof typeof js.value)[];
   const t0 = performance.now();
   const a = (await compute(

@@ -146,6 +146,12 @@ const largest = (sizes: readonly (number | null)[] | undefined): number =>
  */
 export function shouldRun(op: string, meta: OpMeta): Verdict {
   if (op === 'ew') {
+    // float64 chains: cpu-js's loop already runs near memory bandwidth here (x*2+1: 14.1 vs
+    // 12.3 GB/s; a 6-op chain 4.3 vs 5.3 GB/s), and a chain split between backends would
+    // not fuse, so every float64 layer stays on cpu-js unless cpu-wasm is named explicitly
+    if (meta.dtype === 'float64' || meta.inputs.some((x) => x.dtype === 'float64')) {
+      return "cpu-wasm: float64 'ew' is as fast on cpu-js (memory-bound), which keeps chains fused";
+    }
     if (meta.blockElements > 0 && meta.blockElements < EW_MIN_ELEMENTS) {
       return `cpu-wasm: 'ew' blocks of ${meta.blockElements} elements are faster on cpu-js (< ${EW_MIN_ELEMENTS})`;
     }
