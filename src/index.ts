@@ -78,8 +78,8 @@ export {
 } from './apply/reductions.ts';
 export { reshape } from './apply/reshape.ts';
 export { take } from './apply/take.ts';
-export { type ZoomOptions, zoom } from './apply/zoom.ts';
 export { moveaxis, permuteDims, swapaxes, transpose } from './apply/transpose.ts';
+export { type ZoomOptions, zoom } from './apply/zoom.ts';
 export { type ComputeOptions, compute } from './array/compute.ts';
 export {
   arange,

@@ -6,7 +6,7 @@ import type { Chunks } from '../chunking/types.ts';
 import { guardTransfer } from '../devices/guards.ts';
 import { selectBackend } from '../dispatch/cascade.ts';
 import { defaultBackends } from '../dispatch/default.ts';
-import type { InputMeta, OpMeta } from '../dispatch/types.ts';
+import type { Backend, InputMeta, OpMeta } from '../dispatch/types.ts';
 import { type LayerSpec, setDeviceGlue } from '../graph/define-layer.ts';
 import type { BackendRef, Layer } from '../graph/layer.ts';
 
@@ -91,13 +91,25 @@ export function dispatchLayer(req: DispatchRequest): BackendRef {
       if (d.device !== undefined) guardTransfer(fn, d.name, d.device, 'cpu', layerBytes(d));
     }
   }
-  const fuses = backend.kernels.filter((k) => FUSION_KERNELS.has(k));
-  return {
-    name: backend.name,
-    device: backend.device,
-    ...(backend.module !== undefined ? { module: backend.module } : {}),
-    ...(fuses.length > 0 ? { fuses } : {}),
-  };
+  return refOf(backend);
+}
+
+const refs = new WeakMap<Backend, BackendRef>();
+
+/** The BackendRef layers of `backend` carry (one object per backend). */
+function refOf(backend: Backend): BackendRef {
+  let ref = refs.get(backend);
+  if (ref === undefined) {
+    const fuses = backend.kernels.filter((k) => FUSION_KERNELS.has(k));
+    ref = Object.freeze({
+      name: backend.name,
+      device: backend.device,
+      ...(backend.module !== undefined ? { module: backend.module } : {}),
+      ...(fuses.length > 0 ? { fuses } : {}),
+    });
+    refs.set(backend, ref);
+  }
+  return ref;
 }
 
 /** The task of a layer's first block (undefined with no blocks): its kernel and params. */

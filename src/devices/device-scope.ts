@@ -2,11 +2,11 @@
 // blocks to another device; creation functions place what they make through placeCreated.
 
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { LazyArray } from '../array/lazy-array.ts';
-import { defineLayer } from '../graph/define-layer.ts';
 import type { DType } from '../array/dtype.ts';
+import { LazyArray } from '../array/lazy-array.ts';
 import { GPU_DTYPES } from '../backends/webgpu/gpu-dtype.ts';
 import { DTypeError } from '../errors.ts';
+import { defineLayer } from '../graph/define-layer.ts';
 import type { Device } from './device.ts';
 
 /** The scoped device of withDevice. */

@@ -50,24 +50,40 @@ const verdictOf = (v: true | string | undefined): string =>
   v === undefined || v === true ? 'ok' : v;
 
 /** The order in which backends are tried for `meta`, and why the first ones are first. */
-function orderFor(
-  registry: BackendRegistry,
-  meta: OpMeta,
-  env: DispatchEnv,
-): { order: Backend[]; why: Map<string, string> } {
+interface Ordering {
+  readonly order: readonly Backend[];
+  readonly why: ReadonlyMap<string, string>;
+  /** Backends named by a priority list or scope (opt-in backends count as asked for). */
+  readonly named: ReadonlySet<string>;
+}
+
+// the ordering with no scope and no inputs' preference, until priorities change
+let cached: { key: string; value: Ordering } | undefined;
+
+function orderFor(registry: BackendRegistry, meta: OpMeta, env: DispatchEnv): Ordering {
+  const scope = currentScope();
+  const inputs = inferred(registry.list(), meta);
+  const plain = scope.prioritize.length === 0 && inputs.length === 0;
+  const key = plain
+    ? `${registry.version}|${config.backendPriority.join()}|${env.priority.join()}`
+    : '';
+  if (plain && cached?.key === key) return cached.value;
   const why = new Map<string, string>();
   let order = registry.list() as Backend[];
-  const levels: [string, string[]][] = [
+  const levels: [string, readonly string[]][] = [
     ['config.backendPriority', [...config.backendPriority].reverse()],
     ['TESSERA_BACKEND_PRIORITY', [...env.priority].reverse()],
-    ['inputs', inferred(order, meta)],
-    ['withBackend', [...currentScope().prioritize]],
+    ['inputs', inputs],
+    ['withBackend', scope.prioritize],
   ];
   for (const [label, names] of levels) {
     order = promote(order, names);
     for (const n of names) why.set(n, label);
   }
-  return { order, why };
+  const named = new Set([...config.backendPriority, ...env.priority, ...scope.prioritize]);
+  const value: Ordering = { order, why, named };
+  if (plain) cached = { key, value };
+  return value;
 }
 
 /**
@@ -90,8 +106,7 @@ export function selectBackend(
     const b = registry.get(explicit.name);
     if (b !== undefined && b.kernels.includes(op)) return takeExplicit(b, meta, explicit.fn, env);
   }
-  const { order, why } = orderFor(registry, meta, env);
-  const named = new Set([...config.backendPriority, ...env.priority, ...scope.prioritize]);
+  const { order, why, named } = orderFor(registry, meta, env);
   const deferred: Backend[] = [];
   let chosen: Backend | undefined;
   for (const b of order) {
@@ -126,7 +141,11 @@ export function selectBackend(
       `${fn ?? op}: no backend can run '${op}' (${tried.map((a) => `${a.backend}: ${a.verdict}`).join('; ') || 'none implements it'})`,
     );
   }
-  return finish({ op, ...(fn ? { fn } : {}), backend: chosen.name, reason, tried }, chosen, env);
+  const decision: Decision =
+    fn === undefined
+      ? { op, backend: chosen.name, reason, tried }
+      : { op, fn, backend: chosen.name, reason, tried };
+  return finish(decision, chosen, env);
 }
 
 /** Why `b` is not even asked (blocked, disabled, unavailable, opt-in only), or undefined. */
@@ -164,6 +183,7 @@ function takeExplicit(b: Backend, meta: OpMeta, fn: string, env: DispatchEnv): S
 
 function finish(decision: Decision, backend: Backend, env: DispatchEnv): Selection {
   recordDecision(decision, env.log);
-  for (const t of currentScope().traces) t.push(decision);
+  const traces = currentScope().traces;
+  for (let i = 0; i < traces.length; i++) traces[i]!.push(decision);
   return { backend, decision };
 }

@@ -30,13 +30,16 @@ export interface DispatchStat {
   readonly count: number;
 }
 
-const counts = new Map<string, DispatchStat>();
+// op → backend → reason → count: no key strings or rows are made per decision
+const counts = new Map<string, Map<string, Map<string, number>>>();
 
 /** Count `d` (and print it when logging is on). */
 export function recordDecision(d: Decision, log: boolean): void {
-  const key = `${d.op}\u0000${d.backend}\u0000${d.reason}`;
-  const row = counts.get(key);
-  counts.set(key, { op: d.op, backend: d.backend, reason: d.reason, count: (row?.count ?? 0) + 1 });
+  let byBackend = counts.get(d.op);
+  if (byBackend === undefined) counts.set(d.op, (byBackend = new Map()));
+  let byReason = byBackend.get(d.backend);
+  if (byReason === undefined) byBackend.set(d.backend, (byReason = new Map()));
+  byReason.set(d.reason, (byReason.get(d.reason) ?? 0) + 1);
   if (log) console.error(formatDecision(d));
 }
 
@@ -52,7 +55,11 @@ export function formatDecision(d: Decision): string {
  * sum(x).compute; dispatchStats(); // [{ op: 'reduce-partial', backend: 'cpu-wasm', reason: 'priority', count: 1 }, …]
  */
 export function dispatchStats(): DispatchStat[] {
-  return [...counts.values()];
+  const rows: DispatchStat[] = [];
+  for (const [op, byBackend] of counts)
+    for (const [backend, byReason] of byBackend)
+      for (const [reason, count] of byReason) rows.push({ op, backend, reason, count });
+  return rows;
 }
 
 /** Forget every count. */
