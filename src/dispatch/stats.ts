@@ -36,9 +36,15 @@ const counts = new Map<string, Map<string, Map<string, number>>>();
 /** Count `d` (and print it when logging is on). */
 export function recordDecision(d: Decision, log: boolean): void {
   let byBackend = counts.get(d.op);
-  if (byBackend === undefined) counts.set(d.op, (byBackend = new Map()));
+  if (byBackend === undefined) {
+    byBackend = new Map();
+    counts.set(d.op, byBackend);
+  }
   let byReason = byBackend.get(d.backend);
-  if (byReason === undefined) byBackend.set(d.backend, (byReason = new Map()));
+  if (byReason === undefined) {
+    byReason = new Map();
+    byBackend.set(d.backend, byReason);
+  }
   byReason.set(d.reason, (byReason.get(d.reason) ?? 0) + 1);
   if (log) console.error(formatDecision(d));
 }
