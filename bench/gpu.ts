@@ -1,17 +1,21 @@
 // WebGPU throughput and fixed costs through the worker handle API: an elementwise chain and a
-// sum on float32 (1 GiB on a big device, 64 MiB on a software one) and a float32 matmul.
+// sum on float32 (1 GiB on a big device, 64 MiB on a software one) and a float32 matmul, each
+// next to cpu-js and cpu-wasm (one thread) on the same data.
 //
 // Run: eval "$(bash .ci/lavapipe.sh)"; npx tsx bench/gpu.ts     (or on a machine with a GPU)
 
 import { allocate } from '../src/array/dtype.ts';
 import { NDArray } from '../src/array/ndarray.ts';
 import type { EwParams } from '../src/backends/cpu-js/elementwise/expr.ts';
+import { builtinKernels } from '../src/backends/cpu-js/registry.ts';
+import { kernels as wasmKernels } from '../src/backends/cpu-wasm/kernels.ts';
 import {
   type GpuClient,
   type GpuHandle,
   gpuStatus,
   openGpu,
 } from '../src/backends/webgpu/index.ts';
+import type { Chunk, Kernel, KernelContext } from '../src/kernels/types.ts';
 
 const GB = 1e9;
 const now = (): number => performance.now();
@@ -67,6 +71,38 @@ const chain: EwParams = {
   dtype: f,
 };
 
+const ctx: KernelContext = {
+  key: 'bench',
+  resolve: () => {
+    throw new Error('no user functions here');
+  },
+  run: () => {
+    throw new Error('no steps here');
+  },
+};
+
+/** The same kernel on cpu-js and cpu-wasm, one thread, on the same data (for comparison). */
+async function cpuRows(
+  label: string,
+  kernel: string,
+  inputs: Chunk[],
+  params: unknown,
+  amount: number,
+  unit: string,
+): Promise<void> {
+  const backends: [string, Kernel<never> | undefined][] = [
+    ['cpu-js', builtinKernels.get(kernel) as Kernel<never> | undefined],
+    ['cpu-wasm', wasmKernels[kernel]],
+  ];
+  for (const [name, k] of backends) {
+    if (k === undefined) continue;
+    const t = await best(3, async () => {
+      (k as unknown as Kernel<unknown>)(inputs, params, ctx);
+    });
+    row(`${label} on ${name} (1 thread)`, t, amount, unit);
+  }
+}
+
 function filled(n: number): NDArray {
   const d = allocate(f, n) as Float32Array;
   for (let i = 0; i < n; i++) d[i] = (i % 1024) / 1024;
@@ -90,12 +126,21 @@ async function streams(gpu: GpuClient, n: number): Promise<void> {
     gpu.release(y!);
   });
   row('ew chain (4 ops) compute', ew, (2 * bytes) / GB, 'GB/s (read+write)');
+  await cpuRows('ew chain', 'ew', [x], chain, (2 * bytes) / GB, 'GB/s');
   const sum = await best(3, async () => {
     const [s] = await gpu.run('reduce-aggregate', [h!], { op: 'sum', axes: [0] });
     await gpu.sync();
     gpu.release(s!);
   });
   row('sum compute', sum, bytes / GB, 'GB/s');
+  await cpuRows(
+    'sum',
+    'reduce-partial',
+    [x],
+    { op: 'sum', axes: [0], dtype: f },
+    bytes / GB,
+    'GB/s',
+  );
   const down = await best(2, async () => {
     await gpu.download(h!);
   });
@@ -125,6 +170,15 @@ async function matmul(gpu: GpuClient, n: number): Promise<void> {
     await gpu.sync();
   });
   row('compute', t, (2 * n ** 3) / 1e9, 'GFLOP/s');
+  const m = new NDArray(a.data, shape, f);
+  await cpuRows(
+    'matmul',
+    'matmul',
+    [m, m],
+    { dtype: f, aVec: false, bVec: false },
+    (2 * n ** 3) / 1e9,
+    'GFLOP/s',
+  );
   const down = await best(1, async () => {
     await gpu.download(c!);
   });

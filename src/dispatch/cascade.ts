@@ -104,7 +104,7 @@ export function selectBackend(
   const explicit = scope.explicit;
   if (explicit !== undefined) {
     const b = registry.get(explicit.name);
-    if (b !== undefined && b.kernels.includes(op)) return takeExplicit(b, meta, explicit.fn, env);
+    if (b?.kernels.includes(op)) return takeExplicit(b, meta, explicit.fn, env);
   }
   const { order, why, named } = orderFor(registry, meta, env);
   const deferred: Backend[] = [];
