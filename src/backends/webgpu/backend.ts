@@ -18,6 +18,7 @@ export const WEBGPU_KERNELS = [
   'contract-sum',
   'transpose',
   'slice',
+  'getitem',
   'rechunk-merge',
   'zoom-axis',
   'random-uniform',

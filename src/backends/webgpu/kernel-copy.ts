@@ -3,7 +3,7 @@
 
 import { cStrides, shapeSize } from '../../array/ndarray.ts';
 import { DTypeError } from '../../errors.ts';
-import type { MergePiece } from '../cpu-js/layout/gather.ts';
+import type { GetitemParams, MergePiece } from '../cpu-js/layout/gather.ts';
 import type { StridedSelection } from '../cpu-js/layout/slice.ts';
 import { isByteDtype } from './gpu-dtype.ts';
 import type { GpuRuntime, GpuTensor } from './runtime.ts';
@@ -116,4 +116,17 @@ export async function rechunkMerge(
     await copyBox(rt, out, src, counts[k]!, srcOffset, st, dstOffset, dstStrides);
   }
   return out;
+}
+
+/**
+ * NumPy basic indexing of one block, as the CPU's 'getitem': a strided selection (null
+ * counts run to the end), then the output axes (a source axis, or -1 for a new one).
+ * @example
+ * const row = await getitem(rt, x, { start: [2, 0], step: [1, 1], count: [1, null], axes: [1] });
+ */
+export async function getitem(rt: GpuRuntime, x: GpuTensor, p: GetitemParams): Promise<GpuTensor> {
+  // as the CPU: a null count (an unknown size) runs from start to the block's end
+  const count = p.count.map((c, ax) => (c === null ? x.shape[ax]! - p.start[ax]! : c));
+  const sel = await slice(rt, x, { start: p.start, step: p.step, count });
+  return { ...sel, shape: p.axes.map((a) => (a < 0 ? 1 : count[a]!)) };
 }

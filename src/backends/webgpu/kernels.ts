@@ -4,7 +4,7 @@
 import type { DType } from '../../array/dtype.ts';
 import { KernelError } from '../../errors.ts';
 import type { EwParams } from '../cpu-js/elementwise/expr.ts';
-import type { MergePiece } from '../cpu-js/layout/gather.ts';
+import type { GetitemParams, MergePiece } from '../cpu-js/layout/gather.ts';
 import type { StridedSelection } from '../cpu-js/layout/slice.ts';
 import type { NormalParams, UniformParams } from '../cpu-js/source/random.ts';
 import type { ZoomAxisParams } from '../cpu-js/stencil/zoom-weights.ts';
@@ -15,7 +15,7 @@ import {
   reduceAggregateTree,
   reduceCombine,
 } from './kernel-combine.ts';
-import { rechunkMerge, slice } from './kernel-copy.ts';
+import { getitem, rechunkMerge, slice } from './kernel-copy.ts';
 import { runEw } from './kernel-ew.ts';
 import { type TransposeParams, transpose } from './kernel-layout.ts';
 import { type GpuMatmulParams, matmul } from './kernel-matmul.ts';
@@ -65,6 +65,9 @@ export const gpuKernels: Record<string, GpuKernel> = {
   }) as GpuKernel,
   slice: (async (rt, ins, p: StridedSelection) => [
     await slice(rt, one(ins[0], 'slice'), p),
+  ]) as GpuKernel,
+  getitem: (async (rt, ins, p: GetitemParams) => [
+    await getitem(rt, one(ins[0], 'getitem'), p),
   ]) as GpuKernel,
   'rechunk-merge': (async (rt, ins, p: { pieces: MergePiece[] }) => [
     await rechunkMerge(rt, ins, p.pieces),
