@@ -29,9 +29,15 @@ function promote(order: readonly Backend[], names: readonly string[]): Backend[]
 }
 
 /** Backends the inputs point to: GPU backends for GPU data, owners of claimed argument types. */
-function inferred(order: readonly Backend[], meta: OpMeta): string[] {
+const NONE: readonly string[] = Object.freeze([]);
+
+function inferred(order: readonly Backend[], meta: OpMeta): readonly string[] {
+  let onDevice = false;
+  for (let i = 0; i < meta.inputs.length; i++)
+    if (meta.inputs[i]!.device !== 'cpu') onDevice = true;
+  if (!onDevice && meta.args === undefined) return NONE;
   const out: string[] = [];
-  if (meta.inputs.some((i) => i.device !== 'cpu')) {
+  if (onDevice) {
     for (const b of order) if (b.device === 'gpu') out.push(b.name);
   }
   if (meta.args !== undefined) {
