@@ -9,6 +9,7 @@ import { chunkOffsets } from '../chunking/blocks.ts';
 import { formatTuple, formatValue } from '../chunking/format.ts';
 import { withCallBackend } from '../dispatch/with-backend.ts';
 import { ChunkError, DTypeError, ValueError } from '../errors.ts';
+import { divide, multiply, sqrt, subtract } from './elementwise-arith.ts';
 import {
   normalizeSplitEvery,
   type ReductionSpec,
@@ -175,6 +176,31 @@ export function all(x: ArrayLike, opts: ReductionOptions = {}): LazyArray {
   return monoidReduction('all', 'all', x, { ...opts, dtype: undefined }, () => 'bool');
 }
 
+/**
+ * var/std of device data in two passes of the device's own kernels: the mean, then the mean
+ * of squared deviations from it (the CPU's one-pass merge has no GPU kernel).
+ */
+function deviceMoments(
+  fn: 'var' | 'std',
+  a: LazyArray,
+  axes: readonly number[],
+  correction: number,
+  opts: MomentOptions,
+): LazyArray {
+  const keep = {
+    axis: axes,
+    keepdims: true,
+    ...(opts.splitEvery ? { splitEvery: opts.splitEvery } : {}),
+  };
+  const count = axes.reduce((n, ax) => n * (a.shape[ax] ?? Number.NaN), 1);
+  const d = subtract(a, mean(a, keep));
+  const v = divide(
+    sum(multiply(d, d), { ...keep, keepdims: opts.keepdims ?? false }),
+    Math.max(count - correction, 0),
+  );
+  return fn === 'std' ? sqrt(v) : v;
+}
+
 function moments(fn: 'var' | 'std', x: ArrayLike, opts: MomentOptions): LazyArray {
   const a = asLazy(x);
   const axes = reductionAxes(fn, opts.axis, a.ndim);
@@ -183,6 +209,7 @@ function moments(fn: 'var' | 'std', x: ArrayLike, opts: MomentOptions): LazyArra
     throw new ValueError(`${fn}: correction ${formatValue(correction)} must be a number >= 0`);
   }
   const dtype = isFloat(a.dtype) ? a.dtype : 'float64';
+  if (a.device !== 'cpu') return deviceMoments(fn, a, axes, correction, opts);
   return reduceOver(fn, a, axes, opts, {
     dtype,
     params: { op: 'var', axes, correction, sqrt: fn === 'std', dtype },
