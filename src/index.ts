@@ -143,4 +143,5 @@ export {
 } from './workers/distributed-worker.ts';
 export { ThreadPoolExecutor } from './workers/pool.ts';
 export { ProcessPoolExecutor } from './workers/process-pool.ts';
+export type { RunStats } from './workers/scheduler.ts';
 export type { Executor, TaskPayload } from './workers/types.ts';

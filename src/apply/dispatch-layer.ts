@@ -23,8 +23,11 @@ export interface DispatchRequest {
   readonly fn?: string;
 }
 
-/** Kernels that only fusion makes: a backend's layers fuse into those it implements. */
-const FUSION_KERNELS = new Set(['ew-view', 'ew-reduce', 'ew-reduce-views']);
+/**
+ * Kernels that only fusion makes (a backend's layers fuse into those it implements), and
+ * source kernels a device backend runs itself (fused into its group, made on the device).
+ */
+const FUSION_KERNELS = new Set(['ew-view', 'ew-reduce', 'ew-reduce-views', 'random-uniform']);
 
 /** Elements of the largest block of a chunk grid (0 with unknown sizes). */
 function largestBlock(chunks: Chunks): number {

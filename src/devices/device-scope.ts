@@ -7,6 +7,7 @@ import { LazyArray } from '../array/lazy-array.ts';
 import { GPU_DTYPES } from '../backends/webgpu/gpu-dtype.ts';
 import { DTypeError } from '../errors.ts';
 import { defineLayer } from '../graph/define-layer.ts';
+import type { BackendRef } from '../graph/layer.ts';
 import type { Device } from './device.ts';
 
 /** The scoped device of withDevice. */
@@ -35,6 +36,17 @@ export function checkDeviceDType(fn: string, dtype: DType, device: string): void
   throw new DTypeError(`${fn}: dtype '${dtype}' cannot live on '${device}': ${hint}`);
 }
 
+/**
+ * The webgpu backend as 'to-device' layers carry it, with the sources it makes itself:
+ * uniforms (bit-identical to the CPU's); normals are made on the host and uploaded, since
+ * the GPU's log and cos differ from JavaScript's by a few ulps.
+ */
+const WEBGPU_REF: BackendRef = Object.freeze({
+  name: 'webgpu',
+  device: 'gpu',
+  fuses: ['random-uniform'],
+});
+
 /** The 'to-device' layer: `x`'s blocks on `device`. */
 export function moveLayer(x: LazyArray, device: Device): LazyArray {
   const gpu = device !== 'cpu';
@@ -45,7 +57,9 @@ export function moveLayer(x: LazyArray, device: Device): LazyArray {
     chunks: x.chunks,
     dtype: x.dtype,
     device,
-    ...(gpu ? { backend: { name: 'webgpu', device: 'gpu' } } : {}),
+    // to a GPU: a source its backend can make fuses in (its blocks are made there)
+    fusable: gpu,
+    ...(gpu ? { backend: WEBGPU_REF } : {}),
     task: (b) => ({ kernel: 'to-device', inputs: [[0, b]], params: { device } }),
     meta: { from: x.device, to: device },
   });

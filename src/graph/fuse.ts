@@ -32,6 +32,21 @@ function absorbable(g: LayerGraph, layer: Layer, outputs: ReadonlySet<string>): 
 }
 
 /**
+ * A source layer (random numbers, …) whose kernel a device backend runs itself joins that
+ * backend's group: its blocks are made on the device instead of uploaded.
+ */
+function sourceOnDevice(
+  layer: Layer,
+  own: BackendRef | undefined,
+  theirs: BackendRef | undefined,
+): BackendRef | false {
+  if (own !== undefined || theirs?.device !== 'gpu' || layer.deps.length > 0) return false;
+  if (layer.chunks.some((c) => c.length === 0)) return false;
+  const kernel = layer.task(layer.chunks.map(() => 0)).kernel;
+  return theirs.fuses?.includes(kernel) ? theirs : false;
+}
+
+/**
  * Fuse blockwise chains. Returns the rewritten output layers (same names, same blocks).
  * `coarsen` (default true) also lets wide reduction trees run their partials inside the
  * first combine level (fuse-tree.ts).
@@ -52,7 +67,8 @@ export function fuseLayers(given: readonly Layer[], opts: { coarsen?: boolean } 
     const theirs = groupBackend.has(consumer.name)
       ? groupBackend.get(consumer.name)
       : consumer.backend;
-    const joined = joinBackends(own, theirs);
+    const plain = joinBackends(own, theirs);
+    const joined = plain === false ? sourceOnDevice(layer, own, theirs) : plain;
     if (joined === false) continue;
     absorbedInto.set(layer.name, consumer.name);
     groupBackend.set(consumer.name, joined);
