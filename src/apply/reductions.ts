@@ -9,7 +9,7 @@ import { chunkOffsets } from '../chunking/blocks.ts';
 import { formatTuple, formatValue } from '../chunking/format.ts';
 import { withCallBackend } from '../dispatch/with-backend.ts';
 import { ChunkError, DTypeError, ValueError } from '../errors.ts';
-import { divide, multiply, sqrt, subtract } from './elementwise-arith.ts';
+import { deviceArgReduction, deviceMoments } from './device-reductions.ts';
 import {
   normalizeSplitEvery,
   type ReductionSpec,
@@ -176,31 +176,6 @@ export function all(x: ArrayLike, opts: ReductionOptions = {}): LazyArray {
   return monoidReduction('all', 'all', x, { ...opts, dtype: undefined }, () => 'bool');
 }
 
-/**
- * var/std of device data in two passes of the device's own kernels: the mean, then the mean
- * of squared deviations from it (the CPU's one-pass merge has no GPU kernel).
- */
-function deviceMoments(
-  fn: 'var' | 'std',
-  a: LazyArray,
-  axes: readonly number[],
-  correction: number,
-  opts: MomentOptions,
-): LazyArray {
-  const keep = {
-    axis: axes,
-    keepdims: true,
-    ...(opts.splitEvery ? { splitEvery: opts.splitEvery } : {}),
-  };
-  const count = axes.reduce((n, ax) => n * (a.shape[ax] ?? Number.NaN), 1);
-  const d = subtract(a, mean(a, keep));
-  const v = divide(
-    sum(multiply(d, d), { ...keep, keepdims: opts.keepdims ?? false }),
-    Math.max(count - correction, 0),
-  );
-  return fn === 'std' ? sqrt(v) : v;
-}
-
 function moments(fn: 'var' | 'std', x: ArrayLike, opts: MomentOptions): LazyArray {
   const a = asLazy(x);
   const axes = reductionAxes(fn, opts.axis, a.ndim);
@@ -249,6 +224,7 @@ function argReduction(fn: 'argmin' | 'argmax', x: ArrayLike, opts: ArgReductionO
       `${fn}: a flat index needs the shape, ${formatTuple(shape)} has unknown sizes; call computeChunkSizes(x) first`,
     );
   }
+  if (a.device !== 'cpu') return deviceArgReduction(fn, a, axes, opts.keepdims ?? false);
   const params = { op: fn, axes, flat };
   const offsets = flat ? a.chunks.map((c) => chunkOffsets(c as number[])) : [];
   return reduceOver(fn, a, axes, opts, {

@@ -2,7 +2,7 @@
 // CPU's one-pass merge within float32 tolerance, over any axes and corrections.
 
 import { afterAll, describe, expect, test } from 'vitest';
-import { compute, random, shutdown, toDevice } from '../../src/index.ts';
+import { compute, fromArray, random, shutdown, toDevice } from '../../src/index.ts';
 import { announceTier, expectClose, hasGpu } from './tier.ts';
 
 announceTier('moments-gpu.test.ts');
@@ -29,6 +29,44 @@ describe.skipIf(!hasGpu)('var and std on the GPU', () => {
       const [a, b] = [await compute(toDevice(g, 'cpu')), await compute(c)];
       expect(a.shape).toEqual(b.shape);
       expectClose(a.data, b.data, 1e-4, 1e-5, fn);
+    },
+    60_000,
+  );
+});
+
+describe.skipIf(!hasGpu)('argmin and argmax on the GPU', () => {
+  // ties (rounded values) and NaNs: the first index wins, a NaN beats any number
+  const n = 24 * 10 * 3;
+  const data = new Float32Array(n);
+  for (let i = 0; i < n; i++) data[i] = Math.round(Math.sin(i * 1.7) * 4);
+  data[37] = Number.NaN;
+  data[500] = Number.NaN;
+  const x = fromArray(data, { shape: [24, 10, 3], chunks: [5, 4, 3] });
+  const clean = fromArray(
+    Float32Array.from(data, (v) => (Number.isNaN(v) ? 0 : v)),
+    {
+      shape: [24, 10, 3],
+      chunks: [7, 3, 2],
+    },
+  );
+  test.each([
+    ['argmin', undefined, false],
+    ['argmax', 0, false],
+    ['argmin', 1, true],
+    ['argmax', 2, false],
+    ['argmax', undefined, true],
+  ] as const)(
+    '%s axis %j keepdims %s',
+    async (fn, axis, keepdims) => {
+      for (const a of [x, clean]) {
+        const opts = { ...(axis === undefined ? {} : { axis }), keepdims };
+        const g = toDevice(a, 'gpu')[fn](opts);
+        expect(g.device).toBe('gpu');
+        expect(g.dtype).toBe('int32');
+        const [got, want] = [await compute(toDevice(g, 'cpu')), await compute(a[fn](opts))];
+        expect(got.shape).toEqual(want.shape);
+        expect(Array.from(got.data)).toEqual(Array.from(want.data));
+      }
     },
     60_000,
   );
