@@ -89,6 +89,7 @@ export class GpuClient {
       await worker.terminate();
       throw rebuild(ready.error);
     }
+    worker.unref();
     return new GpuClient(name, worker, ready.adapter, ready.hasF16);
   }
 
@@ -96,6 +97,8 @@ export class GpuClient {
     const p = this.pending.get(m.id);
     if (p === undefined) return;
     this.pending.delete(m.id);
+    // idle, the worker must not keep the program alive (as the thread pool's workers)
+    if (this.pending.size === 0) this.worker.unref();
     if (m.ok) p.resolve(m.value);
     else p.reject(rebuild(m.error));
   }
@@ -117,6 +120,7 @@ export class GpuClient {
     const id = this.nextId++;
     return new Promise<T>((resolve, reject) => {
       this.pending.set(id, { resolve: resolve as (v: unknown) => void, reject, what });
+      if (this.pending.size === 1) this.worker.ref();
       this.worker.postMessage({ id, req }, transfer);
     });
   }
