@@ -425,3 +425,12 @@ describe('functional forms take numbers and eager data', () => {
     expect(add(ones([2], { dtype: 'int8' }), 3).dtype).toBe('int8');
   });
 });
+
+describe('VERSION', () => {
+  test('equals package.json version (backends are checked against it)', async () => {
+    const { readFileSync } = await import('node:fs');
+    const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8'));
+    const { VERSION } = await import('../../src/index.ts');
+    expect(VERSION).toBe(pkg.version);
+  });
+});

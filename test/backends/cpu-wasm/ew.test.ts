@@ -11,7 +11,16 @@ import {
 } from '../../../src/backends/cpu-js/elementwise/elementwise.ts';
 import type { EwParams, Expr } from '../../../src/backends/cpu-js/elementwise/expr.ts';
 import { evaluateExprWasm, wasmLoop } from '../../../src/backends/cpu-wasm/ew-kernel.ts';
-import { ALL_OPS, fillRandom, prng, randomExpr, randomShapes } from './random-expr.ts';
+import {
+  ALL_OPS,
+  BOOLEAN,
+  COMPARISONS,
+  fillRandom,
+  prng,
+  randomExpr,
+  randomShapes,
+  UNARY,
+} from './random-expr.ts';
 
 /** The first index where the two disagree (Object.is: -0 ≠ +0, NaN = NaN), or -1. */
 function firstMismatch(a: NDArray, b: NDArray): number {
@@ -42,43 +51,10 @@ describe('cpu-wasm ew: agrees with cpu-js bit for bit', () => {
     const x = new NDArray(fillRandom(r, d, 5003), [5003], d);
     const y = new NDArray(fillRandom(r, d, 5003), [5003], d);
     for (const op of ALL_OPS) {
-      const binary = ![
-        'negative',
-        'abs',
-        'sign',
-        'floor',
-        'ceil',
-        'round',
-        'sqrt',
-        'exp',
-        'expm1',
-        'log',
-        'log1p',
-        'sin',
-        'cos',
-        'tan',
-        'tanh',
-        'logicalNot',
-        'isnan',
-        'isfinite',
-        'astype',
-      ].includes(op);
+      // unary ops, the unary boolean ops and astype take one argument
+      const binary = ![...UNARY, 'logicalNot', 'isnan', 'isfinite', 'astype'].includes(op);
       const args = op === 'where' ? [I(0), I(0), I(1)] : binary ? [I(0), I(1)] : [I(0)];
-      const nodeDtype: DType = [
-        'equal',
-        'notEqual',
-        'less',
-        'lessEqual',
-        'greater',
-        'greaterEqual',
-        'logicalAnd',
-        'logicalOr',
-        'logicalNot',
-        'isnan',
-        'isfinite',
-      ].includes(op)
-        ? 'bool'
-        : d;
+      const nodeDtype: DType = [...COMPARISONS, ...BOOLEAN].includes(op) ? 'bool' : d;
       const e = node(op, nodeDtype, ...args);
       checkAgainstCpuJs([x, y], {
         expr: nodeDtype === 'bool' ? node('astype', d, e) : e,
