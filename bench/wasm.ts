@@ -14,7 +14,12 @@ import { compileLoop, evaluateExpr } from '../src/backends/cpu-js/elementwise/el
 import { ewReducePartial } from '../src/backends/cpu-js/elementwise/ew-reduce.ts';
 import type { Expr } from '../src/backends/cpu-js/elementwise/expr.ts';
 import { matmulBlocks } from '../src/backends/cpu-js/linalg/matmul.ts';
-import { evaluateExprWasm, runTiles, wasmLoop } from '../src/backends/cpu-wasm/ew-kernel.ts';
+import {
+  directOutput,
+  evaluateExprWasm,
+  runDirect,
+  wasmLoop,
+} from '../src/backends/cpu-wasm/ew-kernel.ts';
 import { ewReduceWasm } from '../src/backends/cpu-wasm/ew-reduce-kernel.ts';
 import { matmulWasm } from '../src/backends/cpu-wasm/matmul-kernel.ts';
 import type { KernelContext } from '../src/kernels/types.ts';
@@ -57,17 +62,19 @@ for (const dtype of ['float32', 'float64'] as DType[]) {
     const out = allocate(dtype, n);
     const layout = { shape: [n], strides: [[1]], modes: ['c'] };
     const js = await time(() => jsLoop(out, [x], [n], [[1]]), 7);
-    const w = await time(() => runTiles(wasm, [block], layout, [false], out), 7);
-    const target = dtype === 'float32' ? 3 : 1.3;
+    // cpu-wasm writes a large output in place in a WASM memory of its own: reuse one here
+    const target = directOutput(dtype, n, 1);
+    const w = await time(() => runDirect(wasm, [block], layout, [false], target), 7);
+    const goal = dtype === 'float32' ? 3 : 1.3;
     console.log(
       `ew ${label} ${dtype} (warm output): cpu-js ${fmt(bytes / js.min / 1e9)} GB/s | ` +
-        `cpu-wasm ${fmt(bytes / w.min / 1e9)} GB/s | ratio ${(js.min / w.min).toFixed(2)} | target ≥ ${target}`,
+        `cpu-wasm ${fmt(bytes / w.min / 1e9)} GB/s | ratio ${(js.min / w.min).toFixed(2)} | target ≥ ${goal}`,
     );
     const params = { expr, dtype };
     const jsK = await time(() => evaluateExpr([block], params), 5);
     const wK = await time(() => evaluateExprWasm([block], params), 5);
     console.log(
-      `ew ${label} ${dtype} (kernel, fresh output block): cpu-js ${fmt(bytes / jsK.min / 1e9)} GB/s | ` +
+      `ew ${label} ${dtype} (kernel, fresh output block; first-touch page faults included): cpu-js ${fmt(bytes / jsK.min / 1e9)} GB/s | ` +
         `cpu-wasm ${fmt(bytes / wK.min / 1e9)} GB/s | ratio ${(jsK.min / wK.min).toFixed(2)}`,
     );
   }

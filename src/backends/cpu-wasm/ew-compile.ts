@@ -134,13 +134,24 @@ export interface CompiledLoop {
 
 /** Body copies per loop step: 8 elements per step halves the loop's own instructions. */
 export const UNROLL = 2;
+/** Bytes a loop may write past its n-th output element (4·UNROLL - 1 float64 lanes, rounded). */
+export const OVERRUN_BYTES = 4 * UNROLL * 8;
 
-const FN_RUN: FuncType = { params: [I32], results: [] };
+/** `run(n, inBase, outBase)`: input slot k at inBase + k·slotBytes, the output at outBase. */
+const FN_RUN: FuncType = { params: [I32, I32, I32], results: [] };
+const IN_BASE = 1;
+const OUT_BASE = 2;
+/** Locals after the params: element index, input addresses for 4- and 8-byte lanes, output address. */
+const I = 3;
+const IN4 = 4;
+const IN8 = 5;
+const OUT = 6;
+const PARAMS = FN_RUN.params.length;
 
 class LoopBuilder {
   readonly pre: number[] = [];
   readonly body: number[] = [];
-  readonly locals: number[] = [I32, I32, I32];
+  readonly locals: number[] = [I32, I32, I32, I32];
   readonly used = new Set<number>();
   readonly importNames: string[] = [];
   private memo = new Map<string, Val>();
@@ -158,7 +169,7 @@ class LoopBuilder {
   constructor(private readonly spec: WasmLoopSpec) {}
 
   private local(): number {
-    return this.locals.push(V128) - 1 + 1; // param n is local 0
+    return this.locals.push(V128) - 1 + PARAMS;
   }
 
   /** A hoisted v128 constant. */
@@ -213,16 +224,16 @@ class LoopBuilder {
       if (hoisted) return hoisted;
       const l = this.local();
       const load = kind === 'f32' ? v.load32Splat(slot) : v.load64Splat(slot);
-      this.pre.push(...op.i32(0), ...load, ...op.set(l));
+      this.pre.push(...op.get(IN_BASE), ...load, ...op.set(l));
       const val: Val = { kind, locals: kind === 'f32' ? [l] : [l, l], dtype: d };
       this.scalars.set(k, val);
       return val;
     }
     const base = slot + this.copy * (kind === 'f32' ? 16 : 32);
     if (kind === 'f32')
-      return { kind, locals: [this.store([...op.get(2), ...v.load(base)])], dtype: d };
-    const lo = this.store([...op.get(3), ...v.load(base)]);
-    const hi = this.store([...op.get(3), ...v.load(base + 16)]);
+      return { kind, locals: [this.store([...op.get(IN4), ...v.load(base)])], dtype: d };
+    const lo = this.store([...op.get(IN8), ...v.load(base)]);
+    const hi = this.store([...op.get(IN8), ...v.load(base + 16)]);
     return { kind, locals: [lo, hi], dtype: d };
   }
 
@@ -468,9 +479,23 @@ class LoopBuilder {
   }
 }
 
+/** `local = base + (i << shift)`. */
+function address(local: number, base: number, shift: number): number[] {
+  return [
+    ...op.get(base),
+    ...op.get(I),
+    ...op.i32(shift),
+    ...op.i32Shl,
+    ...op.i32Add,
+    ...op.set(local),
+  ];
+}
+
 /**
- * Compile a loop `run(n)`: for element i < n (stepping by 4·unroll, so up to 4·unroll - 1
- * lanes past n are computed and ignored) read input slots, compute, write the output slot (after inputs).
+ * Compile a loop `run(n, inBase, outBase)`: for element i < n read input slot k's element i
+ * at byte inBase + k·slotBytes, compute, and write element i of the output at outBase. It steps
+ * by 4·unroll, so up to 4·unroll - 1 lanes past n are computed and written after the output
+ * (callers leave room: OVERRUN_BYTES).
  * @example
  * compileEwLoop({ expr: { in: 0 }, inputDtypes: ['float64'], scalar: [false], outDtype: 'float64', slotBytes: 32768 });
  */
@@ -485,36 +510,28 @@ export function compileEwLoop(spec: WasmLoopSpec): CompiledLoop {
     b.startCopy(u);
     const root = b.convert(b.emit(spec.expr, true), spec.outDtype);
     const loc = (root as { locals: readonly number[] }).locals;
-    const at =
-      spec.inputDtypes.length * spec.slotBytes + u * (spec.outDtype === 'float32' ? 16 : 32);
-    if (spec.outDtype === 'float32') store.push(...op.get(2), ...op.get(loc[0]!), ...v.store(at));
-    else {
-      store.push(...op.get(3), ...op.get(loc[0]!), ...v.store(at));
-      store.push(...op.get(3), ...op.get(loc[1]!), ...v.store(at + 16));
-    }
+    const at = u * (spec.outDtype === 'float32' ? 16 : 32);
+    store.push(...op.get(OUT), ...op.get(loc[0]!), ...v.store(at));
+    if (spec.outDtype === 'float64')
+      store.push(...op.get(OUT), ...op.get(loc[1]!), ...v.store(at + 16));
   }
   const code = [
     ...b.pre,
     ...op.block,
     ...op.loop,
-    ...op.get(1),
+    ...op.get(I),
     ...op.get(0),
     ...op.i32GeS,
     ...op.brIf(1),
-    ...op.get(1),
-    ...op.i32(2),
-    ...op.i32Shl,
-    ...op.set(2),
-    ...op.get(1),
-    ...op.i32(3),
-    ...op.i32Shl,
-    ...op.set(3),
+    ...address(IN4, IN_BASE, 2),
+    ...address(IN8, IN_BASE, 3),
+    ...address(OUT, OUT_BASE, spec.outDtype === 'float32' ? 2 : 3),
     ...b.body,
     ...store,
-    ...op.get(1),
+    ...op.get(I),
     ...op.i32(4 * unroll),
     ...op.i32Add,
-    ...op.set(1),
+    ...op.set(I),
     ...op.br(0),
     ...op.end,
     ...op.end,

@@ -62,7 +62,10 @@ export interface FuncDef {
   readonly export?: string;
 }
 
-/** A module: imported memory `env.mem` (shared or not), imported functions, definitions. */
+/** The largest memory a module accepts (4 GiB of 64 KiB pages). */
+export const MAX_PAGES = 65536;
+
+/** A module: imported shared memory `env.mem` (at least `memoryPages`), functions, definitions. */
 export interface ModuleDef {
   readonly memoryPages: number;
   readonly imports: readonly { readonly name: string; readonly type: FuncType }[];
@@ -92,7 +95,15 @@ export function emitModule(def: ModuleDef): Uint8Array<ArrayBuffer> {
     0x00,
     ...uleb(typeIndex(im.type)),
   ]);
-  importEntries.push([...name('env'), ...name('mem'), 0x02, 0x00, ...uleb(def.memoryPages)]);
+  // limits flag 0x03: shared, with a maximum (shared memories must declare one)
+  importEntries.push([
+    ...name('env'),
+    ...name('mem'),
+    0x02,
+    0x03,
+    ...uleb(def.memoryPages),
+    ...uleb(MAX_PAGES),
+  ]);
   const funcTypes = def.funcs.map((f) => uleb(typeIndex(f.type)));
   const exports = def.funcs.flatMap((f, i) =>
     f.export === undefined ? [] : [[...name(f.export), 0x00, ...uleb(def.imports.length + i)]],

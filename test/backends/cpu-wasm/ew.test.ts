@@ -116,6 +116,33 @@ describe('cpu-wasm ew: agrees with cpu-js bit for bit', () => {
     checkAgainstCpuJs([a, col, row], { expr: e, dtype: 'float64' });
   });
 
+  it.each([
+    ['float32', [65536 + 3]],
+    ['float64', [70001]],
+    ['float32', [257, 301]],
+    ['float64', [3, 40000]],
+  ] as [DType, number[]][])(
+    'writes large outputs in place in a WASM memory of their own (%s %j)',
+    (d, shape) => {
+      const r = prng(11);
+      const size = shape.reduce((p, q) => p * q, 1);
+      const a = new NDArray(fillRandom(r, d, size), shape, d);
+      const rowShape = [shape[shape.length - 1]!];
+      const row = new NDArray(fillRandom(r, 'float64', rowShape[0]!), rowShape, 'float64');
+      // contiguous (c) and, with a broadcast row, strided (g) rows that end off a tile
+      const inputs = shape.length === 1 ? [a] : [a, row];
+      const e =
+        shape.length === 1
+          ? node('add', d, node('multiply', d, I(0), C(2)), C(1))
+          : node('subtract', d, node('sqrt', d, node('abs', d, I(0))), I(1));
+      checkAgainstCpuJs(inputs, { expr: e, dtype: d });
+      const got = evaluateExprWasm(inputs, { expr: e, dtype: d });
+      expect(got.data.buffer).toBeInstanceOf(SharedArrayBuffer);
+      expect(got.data.byteOffset).toBe(0);
+      expect(got.data.length).toBe(size);
+    },
+  );
+
   it('compiles a WASM loop for float expressions and declines integer ones', () => {
     const e = node('add', 'float32', I(0), C(1));
     expect(wasmLoop(e, ['float32'], [false], 'float32')).not.toBeNull();
