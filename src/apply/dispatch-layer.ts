@@ -80,14 +80,15 @@ export function dispatchLayer(req: DispatchRequest): BackendRef {
     blockElements: largestBlock(req.chunks),
   };
   const fn = req.fn ?? req.kernel;
-  const gpu = req.deps.find((d) => d.device !== undefined)?.device;
+  let gpu: string | undefined;
+  for (let i = 0; i < req.deps.length && gpu === undefined; i++) gpu = req.deps[i]!.device;
   // mixing devices moves the host inputs to the GPU: an implicit transfer
   if (gpu !== undefined) {
     for (const d of req.deps) {
       if (d.device !== gpu) guardTransfer(fn, d.name, d.device ?? 'cpu', gpu, layerBytes(d));
     }
   }
-  const { backend } = selectBackend(defaultBackends, meta, req.fn);
+  const { backend } = selectBackend(defaultBackends, meta, req.fn, undefined, false);
   // a CPU backend running GPU data (a fallback) copies it to the host
   if (gpu !== undefined && backend.device === 'cpu') {
     for (const d of req.deps) {

@@ -7,7 +7,7 @@ import { config } from '../config.ts';
 import { ValueError } from '../errors.ts';
 import { type DispatchEnv, dispatchEnv } from './env.ts';
 import type { BackendRegistry } from './registry.ts';
-import { currentScope } from './scope.ts';
+import { currentScope, type DispatchScope } from './scope.ts';
 import { type Attempt, type Decision, recordDecision } from './stats.ts';
 import type { Backend, OpMeta } from './types.ts';
 
@@ -63,17 +63,30 @@ interface Ordering {
   readonly named: ReadonlySet<string>;
 }
 
-// the ordering with no scope and no inputs' preference, until priorities change
-let cached: { key: string; value: Ordering } | undefined;
+// the ordering with no scope and no inputs' preference, until priorities change (compared
+// element by element: config.backendPriority is a plain array a user may edit in place)
+let cached: { version: number; cfg: string[]; env: readonly string[]; value: Ordering } | undefined;
 
-function orderFor(registry: BackendRegistry, meta: OpMeta, env: DispatchEnv): Ordering {
-  const scope = currentScope();
+const sameList = (a: readonly string[], b: readonly string[]): boolean =>
+  a.length === b.length && a.every((x, i) => x === b[i]);
+
+function orderFor(
+  registry: BackendRegistry,
+  meta: OpMeta,
+  env: DispatchEnv,
+  scope: DispatchScope,
+): Ordering {
   const inputs = inferred(registry.list(), meta);
   const plain = scope.prioritize.length === 0 && inputs.length === 0;
-  const key = plain
-    ? `${registry.version}|${config.backendPriority.join()}|${env.priority.join()}`
-    : '';
-  if (plain && cached?.key === key) return cached.value;
+  if (
+    plain &&
+    cached !== undefined &&
+    cached.version === registry.version &&
+    cached.env === env.priority &&
+    sameList(cached.cfg, config.backendPriority)
+  ) {
+    return cached.value;
+  }
   const why = new Map<string, string>();
   let order = registry.list() as Backend[];
   const levels: [string, readonly string[]][] = [
@@ -88,13 +101,33 @@ function orderFor(registry: BackendRegistry, meta: OpMeta, env: DispatchEnv): Or
   }
   const named = new Set([...config.backendPriority, ...env.priority, ...scope.prioritize]);
   const value: Ordering = { order, why, named };
-  if (plain) cached = { key, value };
+  if (plain) {
+    cached = {
+      version: registry.version,
+      cfg: [...config.backendPriority],
+      env: env.priority,
+      value,
+    };
+  }
   return value;
+}
+
+const kernelSets = new WeakMap<Backend, ReadonlySet<string>>();
+
+/** Whether `b` implements `op` (its kernel list as a set, made once per backend). */
+function implementsOp(b: Backend, op: string): boolean {
+  let set = kernelSets.get(b);
+  if (set === undefined) {
+    set = new Set(b.kernels);
+    kernelSets.set(b, set);
+  }
+  return set.has(op);
 }
 
 /**
  * Choose the backend of operation `meta.op`. Throws ValueError when a call's explicit backend
- * cannot run it (explicit means no silent fallback).
+ * cannot run it (explicit means no silent fallback). With `detail` false the decision lists
+ * every backend's verdict only where a trace or the log reads it.
  * @example
  * selectBackend(registry, { op: 'ew', params, dtype: 'float64', chunks, inputs, blockElements: 1e6 });
  */
@@ -103,45 +136,50 @@ export function selectBackend(
   meta: OpMeta,
   fn?: string,
   env: DispatchEnv = dispatchEnv,
+  detail = true,
 ): Selection {
   const scope = currentScope();
   const op = meta.op;
+  // every backend's verdict, kept where someone reads it (a trace, the log, the caller)
+  const full = detail || env.log || scope.traces.length > 0;
   const tried: Attempt[] = [];
   const explicit = scope.explicit;
   if (explicit !== undefined) {
     const b = registry.get(explicit.name);
-    if (b?.kernels.includes(op)) return takeExplicit(b, meta, explicit.fn, env);
+    if (b !== undefined && implementsOp(b, op)) return takeExplicit(b, meta, explicit.fn, env);
   }
-  const { order, why, named } = orderFor(registry, meta, env);
-  const deferred: Backend[] = [];
+  const { order, why, named } = orderFor(registry, meta, env, scope);
+  let deferred: Backend | undefined;
   let chosen: Backend | undefined;
   for (const b of order) {
-    if (!b.kernels.includes(op)) continue;
+    if (!implementsOp(b, op)) continue;
     const skip = staticSkip(b, scope.disable, named, env);
     if (skip !== undefined) {
-      tried.push({ backend: b.name, verdict: skip });
+      if (full) tried.push({ backend: b.name, verdict: skip });
       continue;
     }
     const can = b.canRun?.(op, meta);
     if (can !== undefined && can !== true) {
-      tried.push({ backend: b.name, verdict: `cannot run: ${can}` });
+      if (full) tried.push({ backend: b.name, verdict: `cannot run: ${can}` });
       continue;
     }
     const should = b.shouldRun?.(op, meta);
     if (should !== undefined && should !== true) {
-      tried.push({ backend: b.name, verdict: `deferred: ${should}` });
-      deferred.push(b);
+      if (full) tried.push({ backend: b.name, verdict: `deferred: ${should}` });
+      deferred ??= b;
       continue;
     }
-    tried.push({ backend: b.name, verdict: 'ok' });
+    if (full) tried.push({ backend: b.name, verdict: 'ok' });
     chosen = b;
     break;
   }
   let reason: string;
   if (chosen !== undefined) reason = why.get(chosen.name) ?? 'priority';
-  else if (deferred.length > 0) {
-    chosen = deferred[0]!;
+  else if (deferred !== undefined) {
+    chosen = deferred;
     reason = 'deferred fallback';
+  } else if (!full) {
+    return selectBackend(registry, meta, fn, env, true); // throws, naming every verdict
   } else {
     throw new ValueError(
       `${fn ?? op}: no backend can run '${op}' (${tried.map((a) => `${a.backend}: ${a.verdict}`).join('; ') || 'none implements it'})`,
@@ -151,7 +189,7 @@ export function selectBackend(
     fn === undefined
       ? { op, backend: chosen.name, reason, tried }
       : { op, fn, backend: chosen.name, reason, tried };
-  return finish(decision, chosen, env);
+  return finish(decision, chosen, env, scope);
 }
 
 /** Why `b` is not even asked (blocked, disabled, unavailable, opt-in only), or undefined. */
@@ -184,12 +222,17 @@ function takeExplicit(b: Backend, meta: OpMeta, fn: string, env: DispatchEnv): S
       verdict: should === 'ok' ? 'ok' : `asked to defer (${should}), run as named`,
     },
   ];
-  return finish({ op: meta.op, fn, backend: b.name, reason: 'explicit', tried }, b, env);
+  return finish({ op: meta.op, fn, backend: b.name, reason: 'explicit', tried }, b, env, scope);
 }
 
-function finish(decision: Decision, backend: Backend, env: DispatchEnv): Selection {
+function finish(
+  decision: Decision,
+  backend: Backend,
+  env: DispatchEnv,
+  scope: DispatchScope,
+): Selection {
   recordDecision(decision, env.log);
-  const traces = currentScope().traces;
+  const traces = scope.traces;
   for (let i = 0; i < traces.length; i++) traces[i]!.push(decision);
   return { backend, decision };
 }

@@ -42,11 +42,18 @@ export function hashData(data: TypedArray): string {
 }
 
 function stable(value: unknown): string {
+  // the common parts first: names, dtypes and chunk sizes (String(n) = JSON.stringify(n) for
+  // finite n; strings are quoted so that "1" and 1 differ)
+  if (typeof value === 'string') return JSON.stringify(value);
+  if (typeof value === 'number') return Number.isFinite(value) ? String(value) : `n:${value}`;
+  if (Array.isArray(value)) {
+    let s = '[';
+    for (let i = 0; i < value.length; i++) s += (i === 0 ? '' : ',') + stable(value[i]);
+    return `${s}]`;
+  }
   if (value === undefined) return 'u';
   if (typeof value === 'function') return `fn:${value.name}:${value.toString()}`;
-  if (typeof value === 'number' && !Number.isFinite(value)) return `n:${String(value)}`;
   if (ArrayBuffer.isView(value)) return `ta:${hashData(value as TypedArray)}`;
-  if (Array.isArray(value)) return `[${value.map(stable).join(',')}]`;
   if (value !== null && typeof value === 'object') {
     if (
       'name' in value &&
@@ -67,6 +74,8 @@ function stable(value: unknown): string {
  * tokenize('add', x, y) === tokenize('add', x, y); // true
  */
 export function tokenize(op: string, ...parts: unknown[]): string {
-  const [a, b] = cyrb53(`${op}|${parts.map(stable).join('|')}`);
+  let s = op;
+  for (let i = 0; i < parts.length; i++) s += `|${stable(parts[i])}`;
+  const [a, b] = cyrb53(s);
   return `${op}-${a.toString(16).padStart(8, '0')}${b.toString(16).padStart(8, '0')}`;
 }

@@ -13,7 +13,12 @@ import {
 } from '../cpu-js/elementwise/elementwise.ts';
 import { exprKey } from '../cpu-js/elementwise/ew-codegen.ts';
 import type { EwParams, Expr } from '../cpu-js/elementwise/expr.ts';
-import { compileEwLoop, OVERRUN_BYTES, Unsupported } from './ew-compile.ts';
+import {
+  compileEwLoop,
+  DIRECT_MIN_ELEMENTS,
+  OVERRUN_BYTES,
+  Unsupported,
+} from './ew-compile.ts';
 import { scratchMemory } from './scratch.ts';
 import { compile, instantiateModule, sharedMemory, type WasmMemory } from './wasm-api.ts';
 
@@ -25,12 +30,6 @@ export const TILE = 1024;
 const SLOT_BYTES = TILE * 8;
 /** Strided layouts whose rows are shorter than this run on cpu-js (per-row cost). */
 const MIN_ROW = 256;
-/**
- * Outputs of at least this many elements get a WASM memory of their own and are written in
- * place (creating the memory and an instance costs tens of µs; the copy it saves, about 0.4
- * ns per float64 element measured on 10M elements).
- */
-const DIRECT_MIN = 1 << 16;
 const PAGE = 65536;
 
 /** `run(n, inBase, outBase)` of a compiled loop (see compileEwLoop). */
@@ -122,7 +121,7 @@ export function evaluateExprWasm(inputs: readonly Chunk[], params: EwParams): ND
   const inner = layout.shape[layout.shape.length - 1]!;
   if (loop === null || (general && inner < MIN_ROW)) return evaluateExpr(inputs, params);
   const out =
-    size >= DIRECT_MIN
+    size >= DIRECT_MIN_ELEMENTS
       ? runDirect(loop, blocks, layout, scalar, directOutput(params.dtype, size, blocks.length))
       : runTiles(loop, blocks, layout, scalar, allocate(params.dtype, size));
   return new NDArray(out, outShape, params.dtype);

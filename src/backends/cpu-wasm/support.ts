@@ -16,7 +16,7 @@
 import type { DType } from '../../array/dtype.ts';
 import type { OpMeta, Verdict } from '../../dispatch/types.ts';
 import type { EwParams, Expr } from '../cpu-js/elementwise/expr.ts';
-import { EW_OPS } from './ew-compile.ts';
+import { DIRECT_MIN_ELEMENTS, EW_OPS } from './ew-compile.ts';
 import { MIN_RUN } from './reduce-kernel.ts';
 import { wasmApi } from './wasm-api.ts';
 import { emitModule, op, v } from './wasm-emit.ts';
@@ -146,11 +146,14 @@ const largest = (sizes: readonly (number | null)[] | undefined): number =>
  */
 export function shouldRun(op: string, meta: OpMeta): Verdict {
   if (op === 'ew') {
-    // float64 chains: cpu-js's loop already runs near memory bandwidth here (x*2+1: 14.1 vs
-    // 12.3 GB/s; a 6-op chain 4.3 vs 5.3 GB/s), and a chain split between backends would
-    // not fuse, so every float64 layer stays on cpu-js unless cpu-wasm is named explicitly
-    if (meta.dtype === 'float64' || meta.inputs.some((x) => x.dtype === 'float64')) {
-      return "cpu-wasm: float64 'ew' is as fast on cpu-js (memory-bound), which keeps chains fused";
+    // float64 is memory-bound: cpu-wasm wins (x*2+1 on 10M elements 1.3-1.5 x) only where
+    // it writes the output in place, which it does for large outputs
+    if (
+      meta.blockElements > 0 &&
+      meta.blockElements < DIRECT_MIN_ELEMENTS &&
+      (meta.dtype === 'float64' || meta.inputs.some((x) => x.dtype === 'float64'))
+    ) {
+      return `cpu-wasm: float64 'ew' blocks under ${DIRECT_MIN_ELEMENTS} elements are as fast on cpu-js (memory-bound)`;
     }
     if (meta.blockElements > 0 && meta.blockElements < EW_MIN_ELEMENTS) {
       return `cpu-wasm: 'ew' blocks of ${meta.blockElements} elements are faster on cpu-js (< ${EW_MIN_ELEMENTS})`;

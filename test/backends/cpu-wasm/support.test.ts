@@ -100,6 +100,29 @@ describe('cpu-wasm support', () => {
   it.each([
     [
       'ew',
+      meta('ew', 'float64', { expr: add('float64'), dtype: 'float64' }, [[4096]], 4096),
+      "cpu-wasm: float64 'ew' blocks under 65536 elements are as fast on cpu-js (memory-bound)",
+    ],
+    [
+      'ew',
+      // a float32 output from a float64 input is memory-bound the same way
+      meta('ew', 'float32', { expr: add('float32'), dtype: 'float32' }, [[4096]], 4096, [
+        x('float64', [[4096]]),
+      ]),
+      "cpu-wasm: float64 'ew' blocks under 65536 elements are as fast on cpu-js (memory-bound)",
+    ],
+    [
+      'ew',
+      meta('ew', 'float64', { expr: add('float64'), dtype: 'float64' }, [[1 << 20]], 1 << 20),
+      true,
+    ],
+    [
+      'ew',
+      meta('ew', 'float32', { expr: add('float32'), dtype: 'float32' }, [[4096]], 4096),
+      true,
+    ],
+    [
+      'ew',
       meta('ew', 'float32', {}, [[100]], 100),
       "cpu-wasm: 'ew' blocks of 100 elements are faster on cpu-js (< 1024)",
     ],
