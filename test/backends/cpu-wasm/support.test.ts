@@ -116,11 +116,7 @@ describe('cpu-wasm support', () => {
       meta('ew', 'float64', { expr: add('float64'), dtype: 'float64' }, [[1 << 20]], 1 << 20),
       true,
     ],
-    [
-      'ew',
-      meta('ew', 'float32', { expr: add('float32'), dtype: 'float32' }, [[4096]], 4096),
-      true,
-    ],
+    ['ew', meta('ew', 'float32', { expr: add('float32'), dtype: 'float32' }, [[4096]], 4096), true],
     [
       'ew',
       meta('ew', 'float32', {}, [[100]], 100),
