@@ -2,14 +2,7 @@
 // big-endian, format version 2): every dtype, random shapes and chunkings, on the sync and
 // thread schedulers; bad files fail when the array is made, naming the file.
 
-import {
-  mkdtempSync,
-  readFileSync,
-  rmSync,
-  statSync,
-  utimesSync,
-  writeFileSync,
-} from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
