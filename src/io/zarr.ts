@@ -139,9 +139,13 @@ const regular = (axis: readonly (number | null)[], size: number): boolean =>
 /**
  * Compute `x` into a new Zarr v3 array at `target` (a directory) and `opts.path`, each block
  * written by its own task; `x` is rechunked first when its chunks do not match the Zarr
- * chunk grid. Compute options (scheduler, progress, signal…) apply to the writing compute.
+ * chunk grid. Compute options (scheduler, progress, signal, timeout…) apply to the writing
+ * compute. The array is marked complete (attribute `tessera.complete` in zarr.json) only
+ * after its last chunk, so fromZarr refuses one whose write failed or was interrupted. An
+ * array already at the path is refused unless `overwrite` is set.
  * @example
  * await toZarr(random.normal([512, 512, 512], { seed: 1, chunks: 128 }), 'noise.zarr');
+ * await toZarr(zeros([4, 4], { chunks: 2 }), 'noise.zarr', { overwrite: true, fillValue: NaN });
  */
 export async function toZarr(
   x: LazyArray,
