@@ -20,6 +20,11 @@ export interface Config {
   backendPriority: string[];
   /** Redis of the 'distributed' scheduler (default: env TESSERA_REDIS_URL, or localhost). */
   redis: string;
+  /**
+   * After a compute is aborted or times out, how long (ms) a pool worker may keep running one
+   * of its tasks before it is terminated and replaced (default 1000).
+   */
+  abortGraceMs: number;
 }
 
 const defaults: Config = {
@@ -29,6 +34,7 @@ const defaults: Config = {
   splitEvery: 4,
   backendPriority: [],
   redis: process.env.TESSERA_REDIS_URL ?? 'redis://127.0.0.1:6379',
+  abortGraceMs: 1000,
 };
 
 /** The live configuration. Read it; change it with `configure()`. */

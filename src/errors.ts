@@ -90,9 +90,17 @@ export class WorkerCrashedError extends TesseraError {
   }
 }
 
-/** A compute was cancelled through its AbortSignal. */
+/** A compute was cancelled through its AbortSignal; `cause` is the signal's abort reason. */
 export class CancelledError extends TesseraError {
   override readonly _tag = 'CancelledError';
+}
+
+/**
+ * A compute ran past its `timeout` (or its signal aborted with a TimeoutError reason, as
+ * AbortSignal.timeout's does); `cause` is that reason.
+ */
+export class TimeoutError extends TesseraError {
+  override readonly _tag = 'TimeoutError';
 }
 
 /** Narrow an unknown value to a tessera error, optionally of one tag. */

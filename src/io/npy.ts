@@ -17,8 +17,16 @@ export interface FromNpyOptions {
   chunks?: ChunkSpec | Chunks;
 }
 
+/** A .npy header with what identifies the file it was read from (see NpyReadParams). */
+export interface NpyFileHeader extends NpyHeader {
+  readonly size: number;
+  readonly mtimeMs: number;
+  /** The file's bytes before the data (magic to padding), as latin1 text. */
+  readonly headerBytes: string;
+}
+
 /** The header of the .npy file at `path`, checked against the file's size. */
-export function readNpyHeader(path: string): NpyHeader & { mtimeMs: number } {
+export function readNpyHeader(path: string): NpyFileHeader {
   let fd: number;
   try {
     fd = openSync(path, 'r');
@@ -46,7 +54,9 @@ export function readNpyHeader(path: string): NpyHeader & { mtimeMs: number } {
         `fromNpy: ${where} is truncated: ${size} bytes, its header needs ${need}`,
       );
     }
-    return { ...header, mtimeMs };
+    const all = new Uint8Array(header.dataOffset);
+    readSync(fd, all, 0, all.length, 0);
+    return { ...header, size, mtimeMs, headerBytes: new TextDecoder('latin1').decode(all) };
   } finally {
     closeSync(fd);
   }
@@ -70,9 +80,10 @@ export function fromNpy(path: string, opts: FromNpyOptions = {}): LazyArray {
     h.shape,
     h.dtype,
     opts.chunks,
-    [file, h.mtimeMs, h.dataOffset],
+    [file, h.size, h.mtimeMs, h.headerBytes],
     (start, count): NpyReadParams => ({
       path: file,
+      file: { size: h.size, mtimeMs: h.mtimeMs, header: h.headerBytes },
       dataOffset: h.dataOffset,
       fileShape,
       dtype: h.dtype,

@@ -1,6 +1,7 @@
 // fromZarr and toZarr: lazy arrays over Zarr arrays (v2 and v3, any codec zarrita decodes),
 // read and written block by block by asynchronous tasks on whichever worker runs them.
 
+import { randomUUID } from 'node:crypto';
 import { resolve } from 'node:path';
 import type * as Zarr from 'zarrita';
 import { rechunk } from '../apply/rechunk.ts';
@@ -21,6 +22,14 @@ import {
   type ZarrRegionParams,
   type ZarrStoreRef,
 } from './zarr-io.ts';
+import {
+  arrayDocument,
+  type CodecMetadata,
+  DEFAULT_CODECS,
+  encodeFillValue,
+  isIncomplete,
+} from './zarr-metadata.ts';
+import { clearTarget } from './zarr-target.ts';
 
 export interface FromZarrOptions {
   /** Path of the array inside the store (default: the store's root). */
@@ -34,8 +43,12 @@ export interface ToZarrOptions extends ComputeOptions {
   path?: string;
   /** Zarr chunk shape (default: the array's first chunk along each axis). */
   chunks?: readonly number[];
-  /** Zarr v3 codecs, as zarrita takes them (default: uncompressed bytes). */
+  /** Zarr v3 codecs, as zarrita takes them (default: uncompressed little-endian bytes). */
   codecs?: Zarr.CodecMetadata[];
+  /** The array's fill_value, what chunks never written read as (default 0, false for bool). */
+  fillValue?: number | boolean;
+  /** Replace an array already at the target path (default false: toZarr refuses). */
+  overwrite?: boolean;
 }
 
 const DTYPES: Partial<Record<string, DType>> = {
@@ -79,6 +92,12 @@ export async function fromZarr(source: string, opts: FromZarrOptions = {}): Prom
       { cause: e },
     );
   }
+  if (isIncomplete(arr.attrs as Record<string, unknown> | undefined)) {
+    throw new ValueError(
+      `fromZarr: the array at ${JSON.stringify(source)} path ${JSON.stringify(path)} is incomplete: ` +
+        'the toZarr that wrote it failed or was interrupted before its last chunk; write it again',
+    );
+  }
   const dtype = DTYPES[arr.dtype];
   if (dtype === undefined) {
     throw new DTypeError(
@@ -91,7 +110,7 @@ export async function fromZarr(source: string, opts: FromZarrOptions = {}): Prom
     fn: 'fromZarr',
   }) as number[][];
   const offsets = chunks.map(chunkOffsets);
-  const array: ZarrArrayRef = { store, path, shape, dtype };
+  const array: ZarrArrayRef = { store, path, shape, dtype, chunks: arr.chunks };
   const layer = defineLayer({
     op: 'from-zarr',
     token: [store, path, shape, arr.chunks, dtype],
@@ -120,16 +139,20 @@ const regular = (axis: readonly (number | null)[], size: number): boolean =>
 /**
  * Compute `x` into a new Zarr v3 array at `target` (a directory) and `opts.path`, each block
  * written by its own task; `x` is rechunked first when its chunks do not match the Zarr
- * chunk grid. Compute options (scheduler, progress, signal…) apply to the writing compute.
+ * chunk grid. Compute options (scheduler, progress, signal, timeout…) apply to the writing
+ * compute. The array is marked complete (attribute `tessera.complete` in zarr.json) only
+ * after its last chunk, so fromZarr refuses one whose write failed or was interrupted. An
+ * array already at the path is refused unless `overwrite` is set.
  * @example
  * await toZarr(random.normal([512, 512, 512], { seed: 1, chunks: 128 }), 'noise.zarr');
+ * await toZarr(zeros([4, 4], { chunks: 2 }), 'noise.zarr', { overwrite: true, fillValue: NaN });
  */
 export async function toZarr(
   x: LazyArray,
   target: string,
   opts: ToZarrOptions = {},
 ): Promise<void> {
-  const { path: p, chunks: zchunks, codecs, ...computeOpts } = opts;
+  const { path: p, chunks: zchunks, codecs, fillValue, overwrite, ...computeOpts } = opts;
   if (x.chunks.some((axis) => axis.some((c) => c === null))) {
     throw new ChunkError(
       `toZarr: ${x.name} has unknown chunk sizes; resolve them with computeChunkSizes(x) first`,
@@ -141,25 +164,42 @@ export async function toZarr(
       `toZarr: chunks ${JSON.stringify(zchunks)} is not one positive integer per axis of a ${x.ndim}-d array`,
     );
   }
+  const fill = encodeFillValue(fillValue ?? (x.dtype === 'bool' ? false : 0), x.dtype);
   const aligned = x.chunks.every((axis, i) => regular(axis, chunkShape[i]!));
   const src = aligned ? x : rechunk(x, chunkShape);
   const store = storeRef(target);
   const path = arrayPath(p);
   const { zarr } = await loadZarr();
-  const location = zarr.root((await openZarrStore(store)) as Zarr.Mutable).resolve(path);
+  const zstore = (await openZarrStore(store)) as Zarr.Readable & Zarr.AsyncMutable;
+  const location = zarr.root(zstore).resolve(path);
+  await clearTarget(zstore, location, store, target, overwrite === true);
   const shape = x.shape as number[];
-  await zarr.create(location, {
-    shape: [...shape],
-    chunkShape: x.ndim === 0 ? [] : chunkShape,
+  const metadataKey = location.resolve('zarr.json').path;
+  const doc = (complete: boolean): Uint8Array =>
+    arrayDocument({
+      shape,
+      chunkShape: x.ndim === 0 ? [] : chunkShape,
+      dtype: x.dtype,
+      codecs: (codecs as CodecMetadata[] | undefined) ?? DEFAULT_CODECS,
+      fillValue: fill,
+      complete,
+    });
+  // Marked incomplete until the last chunk is written: a failed or interrupted write never
+  // reads back as a whole array (fromZarr refuses it).
+  await zstore.set(metadataKey, doc(false));
+  const array: ZarrArrayRef = {
+    store,
+    path,
+    shape,
     dtype: x.dtype,
-    ...(codecs ? { codecs } : {}),
-  });
-  const array: ZarrArrayRef = { store, path, shape, dtype: x.dtype };
+    chunks: chunkShape,
+    writeId: randomUUID(),
+  };
   const chunks = src.chunks as number[][];
   const offsets = chunks.map(chunkOffsets);
   const writes = defineLayer({
     op: 'to-zarr',
-    token: [store, path],
+    token: [store, path, array.writeId],
     deps: [src.layer],
     chunks: chunks.map((axis) => axis.map(() => 1)),
     dtype: 'float64',
@@ -175,4 +215,5 @@ export async function toZarr(
     }),
   });
   await computeBlocks([writes], computeOpts);
+  await zstore.set(metadataKey, doc(true));
 }

@@ -5,10 +5,10 @@ import { type ChildProcess, fork } from 'node:child_process';
 import type { Socket } from 'node:net';
 import { CancelledError, WorkerCrashedError } from '../errors.ts';
 import type { Chunk } from '../kernels/types.ts';
-import { BatchJob } from './batch-job.ts';
+import { BatchJob, overrunError } from './batch-job.ts';
 import { BufferCache } from './buffer-cache.ts';
 import { memberExecArgv } from './exec-argv.ts';
-import { NotStartedError, type OnMemberExit, type PoolMember } from './pool-executor.ts';
+import { type MemberContext, NotStartedError, type PoolMember } from './pool-executor.ts';
 import { type FromProcess, PROCESS_MEMBER_ENV, type ToProcess } from './process-wire.ts';
 import type { TaskPayload } from './types.ts';
 import { decodeError } from './wire.ts';
@@ -45,11 +45,13 @@ export class PoolProcess implements PoolMember {
   /** IPC channel and stderr pipe: once both closed, everything the process sent is here. */
   private open = 2;
   private closing = false;
+  /** The aborted batch whose task overran the grace period: the process was killed for it. */
+  private overran: BatchJob | undefined;
   dead = false;
 
   constructor(
     opts: PoolProcessOptions,
-    private readonly onExit: OnMemberExit,
+    private readonly ctx: MemberContext,
   ) {
     const execArgv = memberExecArgv({ thread: false });
     if (opts.maxOldGenerationSizeMb !== undefined) {
@@ -83,10 +85,19 @@ export class PoolProcess implements PoolMember {
     return this.jobs.size;
   }
 
+  get pid(): number | undefined {
+    return this.child.pid;
+  }
+
   run(tasks: readonly TaskPayload[], seq: number, signal?: AbortSignal): Promise<Chunk[]> {
-    if (this.dead || this.closing) return Promise.reject(new NotStartedError());
-    const job = new BatchJob(seq, tasks, signal, () => {
-      if (this.jobs.has(seq)) this.post({ t: 'cancel', seq });
+    if (this.dead || this.closing || this.overran !== undefined) {
+      return Promise.reject(new NotStartedError());
+    }
+    const job: BatchJob = new BatchJob(seq, tasks, signal, () => {
+      if (!this.jobs.has(seq)) return;
+      // the process checks for a cancel between tasks; a task that never returns meets the watchdog
+      this.post({ t: 'cancel', seq });
+      job.watch(this.ctx.graceMs(), () => this.endIfRunning(job));
     });
     this.jobs.set(seq, job);
     if (this.jobs.size === 1) this.busy();
@@ -141,6 +152,16 @@ export class PoolProcess implements PoolMember {
     }
   };
 
+  /** Kill the process when `job` is the batch it runs (a task overran the abort grace). */
+  private endIfRunning(job: BatchJob): boolean {
+    if (this.dead || this.exit !== undefined || !this.jobs.has(job.seq)) return true;
+    // batches run in arrival order: the first one is running
+    if (!this.ready || this.jobs.keys().next().value !== job.seq) return false;
+    this.overran = job;
+    this.child.kill('SIGKILL');
+    return true;
+  }
+
   private readonly handleExit = (code: number | null, signal: NodeJS.Signals | null): void => {
     this.exit =
       signal !== null
@@ -167,6 +188,10 @@ export class PoolProcess implements PoolMember {
     for (const job of jobs) {
       if (this.closing) {
         job.reject(new CancelledError('ProcessPoolExecutor.shutdown: the pool was shut down'));
+      } else if (job === this.overran) {
+        job.reject(overrunError('ProcessPoolExecutor', job, this.ctx.graceMs()));
+      } else if (this.overran !== undefined) {
+        job.reject(new NotStartedError());
       } else if (!this.ready) {
         const why = this.startError ? `${this.startError} (${detail})` : detail;
         job.reject(new WorkerCrashedError(job.tasks[0]!.key, `process failed to start: ${why}`));
@@ -176,7 +201,7 @@ export class PoolProcess implements PoolMember {
       } else job.reject(new NotStartedError());
       first = false;
     }
-    if (!this.closing) this.onExit(this, this.ready);
+    if (!this.closing) this.ctx.onExit(this, this.ready);
   }
 
   /** Drop the buffers the process holds: data wrapped in place may change before the next compute. */

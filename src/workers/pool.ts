@@ -3,7 +3,7 @@
 
 import type { ResourceLimits } from 'node:worker_threads';
 import {
-  type OnMemberExit,
+  type MemberContext,
   PoolExecutor,
   type PoolMember,
   type PoolOptions,
@@ -19,7 +19,8 @@ export interface ThreadPoolOptions extends PoolOptions {
 /**
  * Runs task batches on a pool of worker threads. Batches resolve in task order; a kernel
  * throw rejects with TaskError, a dying worker with WorkerCrashedError (and is replaced),
- * an abort with CancelledError. Idle workers never keep the process alive.
+ * an abort with CancelledError at once; a worker still running a task of the aborted batch
+ * after `abortGraceMs` is terminated and replaced. Idle workers never keep the process alive.
  *
  * Threads share the process: a native crash in a kernel (a segfault in an addon) ends the
  * whole program. Give such a function `{ isolate: true }` (its tasks then run in a pool
@@ -36,9 +37,9 @@ export class ThreadPoolExecutor extends PoolExecutor {
     super('ThreadPoolExecutor', opts.registryModule, opts);
   }
 
-  protected spawn(onExit: OnMemberExit): PoolMember {
+  protected spawn(ctx: MemberContext): PoolMember {
     const { registryModule, resourceLimits } = this.opts;
-    return new PoolWorker({ registryModule, resourceLimits, depth: this.depth }, onExit);
+    return new PoolWorker({ registryModule, resourceLimits, depth: this.depth }, ctx);
   }
 }
 

@@ -2,7 +2,7 @@
 // crashes natively (a segfault in an addon, an abort) kills only its process.
 
 import {
-  type OnMemberExit,
+  type MemberContext,
   PoolExecutor,
   type PoolMember,
   type PoolOptions,
@@ -23,7 +23,8 @@ export interface ProcessPoolOptions extends PoolOptions {
 /**
  * Runs task batches in child processes (scheduler 'processes'). Kernels are isolated: a
  * native crash, process.exit or running out of memory gives WorkerCrashedError naming the
- * task, and the process is replaced. The price is copying: chunks travel over IPC (about
+ * task, and the process is replaced; so is one still running a task of an aborted batch
+ * after `abortGraceMs` (killed). The price is copying: chunks travel over IPC (about
  * 0.3–0.5 GB/s and ~75 µs per batch on this machine), where worker threads share memory.
  * Use it for kernels that may crash the process; use 'threads' for everything else.
  * @example
@@ -39,9 +40,9 @@ export class ProcessPoolExecutor extends PoolExecutor {
     super('ProcessPoolExecutor', opts.registryModule, opts);
   }
 
-  protected spawn(onExit: OnMemberExit): PoolMember {
+  protected spawn(ctx: MemberContext): PoolMember {
     const { registryModule, maxOldGenerationSizeMb, cacheBytes = 2 ** 30 } = this.opts;
-    return new PoolProcess({ registryModule, maxOldGenerationSizeMb, cacheBytes }, onExit);
+    return new PoolProcess({ registryModule, maxOldGenerationSizeMb, cacheBytes }, ctx);
   }
 }
 

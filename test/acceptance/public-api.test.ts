@@ -34,6 +34,7 @@ const EXPORTED = [
   'TaskError',
   'TesseraError',
   'ThreadPoolExecutor',
+  'TimeoutError',
   'TransferGuardError',
   'VERSION',
   'ValueError',
@@ -197,6 +198,7 @@ const CONTRACT: Record<string, readonly string[]> = {
     'TransferGuardError',
     'WorkerCrashedError',
     'CancelledError',
+    'TimeoutError',
   ],
 };
 
