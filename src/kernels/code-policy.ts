@@ -73,7 +73,7 @@ export function moduleRefusal(policy: CodePolicy, url: unknown): string | undefi
   try {
     const u = new URL(url);
     if (u.protocol !== 'file:') {
-      return `module ${JSON.stringify(url.slice(0, 80))} is not a file: URL (only files under the worker's kernel roots load)`;
+      return `module ${JSON.stringify(url.slice(0, 80))} is not a file: URL; only files under the worker's kernel roots load (--kernels <dir|package>)`;
     }
     file = fileURLToPath(u);
   } catch {
@@ -93,7 +93,7 @@ export function moduleRefusal(policy: CodePolicy, url: unknown): string | undefi
 
 const SOURCE_REFUSAL =
   'kernels shipped by source text are refused (they run arbitrary code); start the worker with ' +
-  '--allow-source to allow them, or export the kernel with defineKernels from a module under --kernels';
+  '--allow-source (ProcessPoolExecutor: codePolicy with allowSource: true) to allow them, or export the kernel with defineKernels from a module under --kernels';
 
 /**
  * Why `task` may not run under `policy`, or undefined. Every object in its params whose

@@ -72,3 +72,47 @@ export async function cliWorker(
   });
   return { child, exited, stderr: () => err };
 }
+
+/** A private redis-server on a random port (killed by stop()); undefined if it would not start. */
+export async function spawnRedis(
+  args: readonly string[],
+): Promise<{ port: number; stop: () => void; ready: Promise<boolean> }> {
+  const port = 20000 + Math.floor(Math.random() * 20000);
+  const tls = args.includes('--tls-port');
+  const server = spawn(
+    'redis-server',
+    [
+      ...(tls ? ['--port', '0', '--tls-port', String(port)] : ['--port', String(port)]),
+      '--bind',
+      '127.0.0.1',
+      '--save',
+      '',
+      '--appendonly',
+      'no',
+      ...args.filter((a) => a !== '--tls-port'),
+    ],
+    { stdio: 'ignore' },
+  );
+  const exited = new Promise<boolean>((r) => server.on('exit', () => r(false)));
+  const ready = (async () => {
+    const { createConnection } = await import('node:net');
+    for (let i = 0; i < 100; i++) {
+      const open = await Promise.race([
+        exited,
+        new Promise<boolean>((r) => {
+          const s = createConnection(port, '127.0.0.1');
+          s.once('connect', () => {
+            s.destroy();
+            r(true);
+          });
+          s.once('error', () => r(false));
+        }),
+      ]);
+      if (open) return true;
+      if (server.exitCode !== null) return false;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    return false;
+  })();
+  return { port, stop: () => server.kill('SIGKILL'), ready };
+}
