@@ -283,16 +283,22 @@ export class DistributedExecutor implements Executor {
 
   /** Ask the workers to stop the jobs of a compute that ended (cancelled or failed). */
   private cancelJobs(compute: ComputeKeys): void {
-    const jobs = [...compute.jobs];
-    void this.conn.then(
-      ({ redis, queue }) => {
-        for (const jobId of jobs) {
-          queue.remove(jobId).catch(() => {});
-          const msg = { jobId, ...(this.secret ? { sig: signCancel(this.secret, jobId) } : {}) };
-          redis.publish(cancelChannel(this.queueName), JSON.stringify(msg)).catch(() => {});
-        }
-      },
-      () => {},
+    void this.cancel([...compute.jobs]);
+  }
+
+  /** Remove jobs still waiting; tell the workers running the others to stop them. */
+  private async cancel(jobs: readonly string[]): Promise<void> {
+    if (jobs.length === 0) return;
+    const c = await this.conn.catch(() => undefined);
+    if (c === undefined) return;
+    await Promise.all(
+      jobs.map((jobId) => {
+        const msg = { jobId, ...(this.secret ? { sig: signCancel(this.secret, jobId) } : {}) };
+        return Promise.all([
+          c.redis.publish(cancelChannel(this.queueName), JSON.stringify(msg)),
+          c.queue.remove(jobId),
+        ]).catch(() => {});
+      }),
     );
   }
 
@@ -358,11 +364,13 @@ export class DistributedExecutor implements Executor {
    */
   async shutdown(): Promise<void> {
     this.closed = true;
+    const inFlight = this.cancel([...this.waiters.keys()]);
     for (const w of this.waiters.values()) {
       w.reject(new CancelledError('DistributedExecutor.shutdown: the executor was shut down'));
     }
     this.waiters.clear();
     const c = await this.conn.catch(() => undefined);
+    await inFlight;
     if (c !== undefined) await this.keyring.endAll();
     await Promise.all([c?.queue.close(), c?.events.close()]);
     c?.redis.disconnect();

@@ -1,7 +1,8 @@
 // The thread pool of a `tessera worker`, replaced when an aborted job's kernel keeps running:
-// new jobs go to a fresh pool at once, and the old one is shut down (its threads terminated,
-// the runaway kernel with them) as soon as its other jobs are done.
+// its threads are terminated (the runaway kernel with them), a fresh pool takes new jobs, and
+// the other batches that were on the old pool start again on the new one.
 
+import { CancelledError } from '../errors.ts';
 import type { Chunk } from '../kernels/types.ts';
 import type { Executor, TaskPayload } from './types.ts';
 
@@ -10,37 +11,37 @@ export interface PoolLike extends Executor {
   shutdown(): Promise<void>;
 }
 
+interface Run {
+  readonly tasks: readonly TaskPayload[];
+  readonly signal: AbortSignal;
+  readonly resolve: (r: Chunk[]) => void;
+  readonly reject: (e: unknown) => void;
+}
+
 interface Generation {
   readonly pool: PoolLike;
-  /** Runs still counted on it: an abandoned run is not. */
-  running: number;
-  retired: boolean;
+  /** Batches on it that are not settled yet. */
+  readonly runs: Set<Run>;
 }
+
+const cancelled = (): CancelledError => new CancelledError('tessera worker: the job was cancelled');
 
 /**
  * Runs batches on the current pool. A batch whose `signal` aborts is given `graceMs` to end;
- * past that its pool is retired and a new one made (`replaced` counts how often).
+ * past that its pool is shut down and replaced (`replaced` counts how often).
  * @example
  * const pool = new ReplaceablePool(() => new ThreadPoolExecutor({ workers: 2 }), 1000);
  * const results = await pool.run(tasks, signal);
  */
 export class ReplaceablePool {
   private current: Generation;
-  /** The current pool and retired ones still finishing other jobs. */
-  private readonly live = new Set<Generation>();
   replaced = 0;
 
   constructor(
     private readonly make: () => PoolLike,
     private readonly graceMs: number,
   ) {
-    this.current = this.fresh();
-  }
-
-  private fresh(): Generation {
-    const gen = { pool: this.make(), running: 0, retired: false };
-    this.live.add(gen);
-    return gen;
+    this.current = { pool: make(), runs: new Set() };
   }
 
   get concurrency(): number {
@@ -48,57 +49,58 @@ export class ReplaceablePool {
   }
 
   /**
-   * Run `tasks`; the promise settles when the pool is done with them (an abort does not cut
-   * it short: the caller races it against its signal), or rejects once the pool is retired.
+   * Run `tasks`. The pool gets no signal, so the promise settles only when a thread is done
+   * with them (the caller races it against `signal`); an abort starts the grace period.
    */
   run(tasks: readonly TaskPayload[], signal: AbortSignal): Promise<Chunk[]> {
+    return new Promise<Chunk[]>((resolve, reject) => {
+      this.start({ tasks, signal, resolve, reject });
+    });
+  }
+
+  private start(run: Run): void {
     const gen = this.current;
-    gen.running++;
-    let counted = true;
+    gen.runs.add(run);
     let timer: ReturnType<typeof setTimeout> | undefined;
-    const release = (): void => {
-      if (timer !== undefined) clearTimeout(timer);
-      signal.removeEventListener('abort', onAbort);
-      if (!counted) return;
-      counted = false;
-      gen.running--;
-      this.reap(gen);
-    };
     const onAbort = (): void => {
       timer = setTimeout(() => {
-        if (!counted) return;
-        release();
-        this.retire(gen);
+        if (gen.runs.has(run)) this.retire(gen);
       }, this.graceMs);
     };
-    // no signal to the pool: its promise then tells when the thread is really free
-    const p = gen.pool.run(tasks);
-    p.then(release, release);
-    if (signal.aborted) onAbort();
-    else signal.addEventListener('abort', onAbort, { once: true });
-    return p;
+    const settle = (ok: boolean, value: unknown): void => {
+      if (timer !== undefined) clearTimeout(timer);
+      run.signal.removeEventListener('abort', onAbort);
+      if (!gen.runs.delete(run)) return; // moved to a new pool, or given up
+      if (ok) run.resolve(value as Chunk[]);
+      else run.reject(value);
+    };
+    gen.pool.run(run.tasks).then(
+      (v) => settle(true, v),
+      (e: unknown) => settle(false, e),
+    );
+    if (run.signal.aborted) onAbort();
+    else run.signal.addEventListener('abort', onAbort, { once: true });
   }
 
+  /** Shut `gen` down now; its aborted runs end cancelled, the others start on a fresh pool. */
   private retire(gen: Generation): void {
-    if (gen.retired) return;
-    gen.retired = true;
+    const runs = [...gen.runs];
+    gen.runs.clear();
     if (this.current === gen) {
-      this.current = this.fresh();
+      this.current = { pool: this.make(), runs: new Set() };
       this.replaced++;
     }
-    this.reap(gen);
-  }
-
-  private reap(gen: Generation): void {
-    if (!gen.retired || gen.running > 0 || !this.live.delete(gen)) return;
     gen.pool.shutdown().catch(() => {});
+    for (const r of runs) {
+      if (r.signal.aborted) r.reject(cancelled());
+      else this.start(r);
+    }
   }
 
-  /** Shut every pool down, retired ones included. */
   async shutdown(): Promise<void> {
-    const gens = [...this.live];
-    this.live.clear();
-    for (const g of gens) g.retired = true;
-    await Promise.all(gens.map((g) => g.pool.shutdown()));
+    const gen = this.current;
+    for (const r of gen.runs) r.reject(cancelled());
+    gen.runs.clear();
+    await gen.pool.shutdown();
   }
 }
