@@ -58,6 +58,7 @@ const EXPORTED = [
   'config',
   'configure',
   'cos',
+  'createCodePolicy',
   'cumsum',
   'defineKernels',
   'disableGuards',
