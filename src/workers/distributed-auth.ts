@@ -13,7 +13,10 @@ export interface SecretSource {
   readonly secret?: string;
   /** A file holding the secret (default: env TESSERA_SECRET_FILE). */
   readonly secretFile?: string;
-  /** Send or accept unsigned jobs: anyone who can write to the Redis runs code on the workers. */
+  /**
+   * Send or accept unsigned jobs (any secret is then ignored): anyone who can write to the
+   * Redis runs code on the workers.
+   */
   readonly insecure?: boolean;
 }
 
@@ -25,8 +28,8 @@ const howTo = (flag: string, insecure: string): string =>
   '(then anyone who can write to the Redis runs code on the workers)';
 
 /**
- * The secret jobs are signed with, or undefined when running insecure; throws ValueError when
- * there is none and insecure mode was not asked for.
+ * The secret jobs are signed with, or undefined when running insecure (asked for explicitly,
+ * it wins over a secret in the environment); throws ValueError when there is none.
  * @example
  * const key = loadSecret({ secretFile: '/etc/tessera/secret' }, 'tessera worker');
  */
@@ -35,6 +38,7 @@ export function loadSecret(
   caller: string,
   flags = { file: '--secret-file <path>', insecure: '--insecure' },
 ): JobSecret | undefined {
+  if (src.insecure === true) return undefined;
   const file = src.secretFile ?? process.env.TESSERA_SECRET_FILE;
   let text = src.secret ?? (file === undefined ? process.env.TESSERA_SECRET : undefined);
   if (text === undefined && file !== undefined) {
@@ -48,7 +52,6 @@ export function loadSecret(
   }
   text = text?.trim();
   if (text === undefined || text === '') {
-    if (src.insecure === true) return undefined;
     throw new ValueError(
       `${caller}: no secret to sign jobs with (TESSERA_SECRET is not set); ${howTo(flags.file, flags.insecure)}`,
     );
