@@ -27,7 +27,7 @@ import {
   startDistributedWorker,
 } from '../../src/index.ts';
 import { createCodePolicy } from '../../src/kernels/code-policy.ts';
-import { signBatch } from '../../src/workers/distributed-auth.ts';
+import { signBatch, verifyBatch } from '../../src/workers/distributed-auth.ts';
 import { encodeBlob } from '../../src/workers/distributed-wire.ts';
 import { redisConnection } from '../../src/workers/redis-connection.ts';
 import { cliWorker, redisUp, SECRET, url } from '../helpers/redis.ts';
@@ -416,4 +416,28 @@ describe('ProcessPoolExecutor codePolicy', () => {
     },
     T,
   );
+});
+
+describe('signBatch / verifyBatch', () => {
+  test('any change to the blob or the signed fields breaks the signature', () => {
+    const key = createSecretKey(Buffer.from(SECRET));
+    const fields = {
+      computeId: 'c',
+      jobId: 'j',
+      batchKey: 'b',
+      resultKeys: ['r0', 'r1'],
+      ttlMs: 1000,
+      issuedAt: 5,
+    };
+    const blob = Buffer.from('batch bytes');
+    const sig = signBatch(key, fields, blob);
+    expect(verifyBatch(key, fields, blob, sig)).toBe(true);
+    expect(verifyBatch(key, fields, Buffer.from('batch bytez'), sig)).toBe(false);
+    expect(verifyBatch(key, { ...fields, resultKeys: ['r0', 'elsewhere'] }, blob, sig)).toBe(false);
+    expect(verifyBatch(key, { ...fields, jobId: 'j2' }, blob, sig)).toBe(false);
+    expect(verifyBatch(key, { ...fields, ttlMs: 10 ** 9 }, blob, sig)).toBe(false);
+    expect(verifyBatch(createSecretKey(Buffer.from(`${SECRET}x`)), fields, blob, sig)).toBe(false);
+    expect(verifyBatch(key, fields, blob, sig.slice(0, 63))).toBe(false);
+    expect(verifyBatch(key, fields, blob, undefined)).toBe(false);
+  });
 });
