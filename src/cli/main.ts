@@ -4,6 +4,7 @@
 import { Command } from 'commander';
 import { shutdown } from '../index.ts';
 import { isDemoScheduler, runDemo } from './demo.ts';
+import { addWorkerCommand } from './worker.ts';
 
 const program = new Command('tessera').description('lazy, chunked n-d arrays for Node.js');
 
@@ -39,32 +40,6 @@ program
     for (const line of await infoLines()) console.log(line);
   });
 
-program
-  .command('worker')
-  .description("serve the 'distributed' scheduler: run task batches from Redis on this machine")
-  .option('--redis <url>', 'Redis URL (default: TESSERA_REDIS_URL or redis://127.0.0.1:6379)')
-  .option('--queue <name>', 'BullMQ queue shared with the computes', 'tessera')
-  .option('--workers <n>', 'worker threads (default: every core)')
-  .option('--lock-ms <ms>', "how soon a dead worker's jobs move to another worker", '10000')
-  .action(async (o: { redis?: string; queue: string; workers?: string; lockMs: string }) => {
-    const { startDistributedWorker } = await import('../workers/distributed-worker.ts');
-    const worker = await startDistributedWorker({
-      queue: o.queue,
-      lockMs: Number(o.lockMs),
-      ...(o.redis !== undefined ? { redis: o.redis } : {}),
-      ...(o.workers !== undefined ? { workers: Number(o.workers) } : {}),
-    }).catch((e: unknown) => {
-      // a bad setup (no Redis there) is a message, not a stack trace
-      console.error(e instanceof Error ? e.message : String(e));
-      process.exit(1);
-    });
-    console.log(`tessera worker: serving queue '${o.queue}'`);
-    const stop = async (): Promise<void> => {
-      await worker.close();
-      process.exit(0);
-    };
-    process.once('SIGINT', stop);
-    process.once('SIGTERM', stop);
-  });
+addWorkerCommand(program);
 
 await program.parseAsync();

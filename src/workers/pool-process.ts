@@ -4,6 +4,7 @@
 import { type ChildProcess, fork } from 'node:child_process';
 import type { Socket } from 'node:net';
 import { CancelledError, WorkerCrashedError } from '../errors.ts';
+import type { CodePolicy } from '../kernels/code-policy.ts';
 import type { Chunk } from '../kernels/types.ts';
 import { BatchJob, overrunError } from './batch-job.ts';
 import { BufferCache } from './buffer-cache.ts';
@@ -19,6 +20,8 @@ export interface PoolProcessOptions {
   readonly maxOldGenerationSizeMb?: number;
   /** Bytes of large shared input buffers the process keeps during a compute (buffer-cache.ts). */
   readonly cacheBytes: number;
+  /** Checked in the process before any import (see ProcessPoolOptions.codePolicy). */
+  readonly codePolicy?: CodePolicy | undefined;
 }
 
 const BOOTSTRAP = new URL('./bootstrap.mjs', import.meta.url);
@@ -57,7 +60,8 @@ export class PoolProcess implements PoolMember {
     if (opts.maxOldGenerationSizeMb !== undefined) {
       execArgv.push(`--max-old-space-size=${opts.maxOldGenerationSizeMb}`);
     }
-    this.child = fork(BOOTSTRAP, [ENTRY, opts.registryModule ?? ''], {
+    const policy = opts.codePolicy === undefined ? '' : JSON.stringify(opts.codePolicy);
+    this.child = fork(BOOTSTRAP, [ENTRY, opts.registryModule ?? '', policy], {
       execArgv,
       serialization: 'advanced',
       stdio: ['inherit', 'inherit', 'pipe', 'ipc'],

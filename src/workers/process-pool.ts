@@ -1,6 +1,7 @@
 // The process-pool executor: batches of tasks run in child processes, so a kernel that
 // crashes natively (a segfault in an addon, an abort) kills only its process.
 
+import type { CodePolicy } from '../kernels/code-policy.ts';
 import {
   type MemberContext,
   PoolExecutor,
@@ -18,6 +19,12 @@ export interface ProcessPoolOptions extends PoolOptions {
    * 1 GiB): the data under fromArray goes to a process once per compute, not with every task.
    */
   readonly cacheBytes?: number;
+  /**
+   * What code the processes may load (createCodePolicy): a task naming a module outside its
+   * roots, or a kernel by source when that is not allowed, fails with TaskError before any
+   * import. Default: no check.
+   */
+  readonly codePolicy?: CodePolicy;
 }
 
 /**
@@ -41,8 +48,8 @@ export class ProcessPoolExecutor extends PoolExecutor {
   }
 
   protected spawn(ctx: MemberContext): PoolMember {
-    const { registryModule, maxOldGenerationSizeMb, cacheBytes = 2 ** 30 } = this.opts;
-    return new PoolProcess({ registryModule, maxOldGenerationSizeMb, cacheBytes }, ctx);
+    const { registryModule, maxOldGenerationSizeMb, cacheBytes = 2 ** 30, codePolicy } = this.opts;
+    return new PoolProcess({ registryModule, maxOldGenerationSizeMb, cacheBytes, codePolicy }, ctx);
   }
 }
 

@@ -132,7 +132,10 @@ class Run {
   private failed = false;
   /** 1 for the tasks whose values the compute returns. */
   private readonly isOutput: Uint8Array;
-  /** Aborted when the run fails or is cancelled: the executor drops its queued batches. */
+  /**
+   * Aborted when the run ends: on failure or cancel the executor drops its queued batches; on
+   * success (nothing is in flight then) it lets go of what it kept for the run (Redis keys).
+   */
   private readonly stop = new AbortController();
   private resolve!: (r: RunResult) => void;
   private reject!: (e: unknown) => void;
@@ -419,6 +422,8 @@ class Run {
   private finish(): void {
     if (!this.report()) return;
     this.opts.signal?.removeEventListener('abort', this.onAbort);
+    // nothing is in flight now: the executor learns that the compute has ended
+    this.stop.abort();
     this.stats.liveChunksAtEnd = this.liveChunks;
     const outputs = this.table.outputs.map((ids) => Array.from(ids, (t) => this.values[t]!));
     this.resolve({ outputs, stats: this.stats });

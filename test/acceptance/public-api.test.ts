@@ -59,6 +59,7 @@ const EXPORTED = [
   'config',
   'configure',
   'cos',
+  'createCodePolicy',
   'cumsum',
   'defineKernels',
   'disableGuards',
