@@ -59,10 +59,13 @@ describe.each(kinds)('%s: kernels that never return', (name, makePool) => {
         expect(ids).toHaveLength(2);
         stuckIds.push(...ids);
         const ac = new AbortController();
-        const run = pool.run([task(kernel, null, [x]), task(kernel, null, [x])], ac.signal);
+        // one run per member: a run of two tasks may go to one member as one batch
+        const runs = [0, 1].map(() => pool.run([task(kernel, null, [x])], ac.signal));
         setTimeout(() => ac.abort(new Error(`stop ${round}`)), 50);
         const started = performance.now();
-        expect(isTesseraError(await rejection(run), 'CancelledError')).toBe(true);
+        for (const run of runs) {
+          expect(isTesseraError(await rejection(run), 'CancelledError')).toBe(true);
+        }
         expect(performance.now() - started).toBeLessThan(GRACE);
       }
       const started = performance.now();
@@ -70,6 +73,12 @@ describe.each(kinds)('%s: kernels that never return', (name, makePool) => {
       expect(got.map((c) => (c as NDArray).toNested())).toEqual(Array(3).fill([1, 2, 3]));
       // waited for the grace period and a restart, not forever
       expect(performance.now() - started).toBeLessThan(20_000);
+      // the run may finish on one replacement before the other stuck member's exit is seen
+      // (a loaded machine): every stuck one is still gone within a bound
+      await until(
+        () => pool.liveMembers === 2 && pool.memberIds().every((id) => !stuckIds.includes(id)),
+        10_000,
+      );
       expect(pool.liveMembers).toBe(2);
       const now = pool.memberIds();
       expect(now).toHaveLength(2);
