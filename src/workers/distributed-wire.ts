@@ -4,6 +4,7 @@
 import v8 from 'node:v8';
 import { ValueError } from '../errors.ts';
 import type { Chunk } from '../kernels/types.ts';
+import { importIoredis } from './optional-packages.ts';
 import type { TaskPayload } from './types.ts';
 import { decodeChunk, type WireError } from './wire.ts';
 
@@ -55,7 +56,7 @@ export function decodeBatchBlob(blob: Buffer): RemoteTask[] {
  * await checkRedis('DistributedExecutor', 'redis://127.0.0.1:6379');
  */
 export async function checkRedis(caller: string, url: string): Promise<void> {
-  const { Redis } = await import('ioredis');
+  const { Redis } = await importIoredis(caller);
   const probe = new Redis({
     ...redisConnection(url),
     lazyConnect: true,

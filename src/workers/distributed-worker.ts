@@ -15,6 +15,7 @@ import {
   KEY_TTL_MS,
   redisConnection,
 } from './distributed-wire.ts';
+import { importBullmq, importIoredis } from './optional-packages.ts';
 import { ThreadPoolExecutor } from './pool.ts';
 import type { Executor, TaskPayload } from './types.ts';
 import { encodeError } from './wire.ts';
@@ -106,7 +107,10 @@ export async function startDistributedWorker(
 ): Promise<DistributedWorker> {
   const url = opts.redis ?? config.redis;
   await checkRedis('tessera worker', url);
-  const [{ Worker }, { Redis }] = await Promise.all([import('bullmq'), import('ioredis')]);
+  const [{ Worker }, { Redis }] = await Promise.all([
+    importBullmq('tessera worker'),
+    importIoredis('tessera worker'),
+  ]);
   const connection = redisConnection(url);
   const redis = new Redis(connection);
   const pool =

@@ -23,6 +23,7 @@ import {
   type RemoteTask,
   redisConnection,
 } from './distributed-wire.ts';
+import { importBullmq, importIoredis } from './optional-packages.ts';
 import { loadRegistry } from './registry.ts';
 import type { Executor, TaskPayload } from './types.ts';
 import { decodeError } from './wire.ts';
@@ -93,8 +94,8 @@ export class DistributedExecutor implements Executor {
   private async connect(name: string, url: string, connection: RedisConnection) {
     await checkRedis('DistributedExecutor', url);
     const [{ Queue, QueueEvents }, { Redis }] = await Promise.all([
-      import('bullmq'),
-      import('ioredis'),
+      importBullmq('DistributedExecutor'),
+      importIoredis('DistributedExecutor'),
     ]);
     const redis = new Redis(connection);
     const queue = new Queue<BatchJobData, BatchJobResult>(name, { connection });
