@@ -47,8 +47,5 @@ for (const f of walk(dist).filter((f) => f.endsWith('.d.ts'))) {
 // One module graph for require() and import alike (require of ESM, Node >= 20.19): a second,
 // CommonJS copy would hold its own NDArray class and config next to the one the workers and
 // the scheduler's dynamic imports load.
-writeFileSync(
-  join(dist, 'index.cjs'),
-  "'use strict';\n// CommonJS entry: the ESM build itself, through require(esm), so there is one copy of it.\nmodule.exports = require('./index.js');\n",
-);
+writeFileSync(join(dist, 'index.cjs'), readFileSync(join(root, 'scripts/index.cjs')));
 writeFileSync(join(dist, 'index.d.cts'), "export * from './index.js';\n");

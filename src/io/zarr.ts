@@ -34,8 +34,11 @@ export interface ToZarrOptions extends ComputeOptions {
   path?: string;
   /** Zarr chunk shape (default: the array's first chunk along each axis). */
   chunks?: readonly number[];
-  /** Zarr v3 codecs, as zarrita takes them (default: uncompressed bytes). */
-  codecs?: Zarr.CodecMetadata[];
+  /**
+   * Zarr v3 codecs, as zarrita takes them (default: uncompressed bytes). Spelled out rather
+   * than zarrita's `CodecMetadata`, so the package's declarations do not pull in zarrita's.
+   */
+  codecs?: { name: string; configuration: Record<string, unknown> }[];
 }
 
 const DTYPES: Partial<Record<string, DType>> = {
