@@ -193,6 +193,31 @@ describe('a project using the installed package', () => {
     else expect(r.stderr).toContain("require('tessera'): this Node cannot require() an ES module");
   }, 60_000);
 
+  test.each(['app.mjs', 'app.cjs'])(
+    'a bundler (vite, SSR build) resolves and bundles %s',
+    async (entry) => {
+      const { build } = await import('vite');
+      const out = await build({
+        root: app,
+        configFile: false,
+        logLevel: 'silent',
+        ssr: { noExternal: true },
+        build: { ssr: entry, write: false, rollupOptions: { external: ['webgpu'] } },
+      });
+      const chunks = (Array.isArray(out) ? out[0]! : out) as {
+        output: { code?: string; moduleIds?: string[] }[];
+      };
+      const modules = chunks.output.flatMap((c) => c.moduleIds ?? []);
+      const code = chunks.output.map((c) => c.code ?? '').join('\n');
+      // the package's build is in the bundle, through the entry its export condition picks
+      const condition = entry === 'app.cjs' ? 'index.cjs' : 'index.js';
+      expect(modules).toContain(join(app, 'node_modules/tessera/dist', condition));
+      expect(modules).toContain(join(app, 'node_modules/tessera/dist/workers/pool.js'));
+      expect(code).toContain('ThreadPoolExecutor.shutdown: the pool was shut down');
+    },
+    60_000,
+  );
+
   test.each([
     ['module NodeNext, no skipLibCheck', 'tsconfig.nodenext.json'],
     ["tsc --init's defaults", 'tsconfig.json'],
