@@ -90,6 +90,18 @@ export class WorkerCrashedError extends TesseraError {
   }
 }
 
+/** An optional package a feature needs (bullmq and ioredis for 'distributed') is not installed. */
+export class MissingPackageError extends TesseraError {
+  override readonly _tag = 'MissingPackageError';
+  readonly packageName: string;
+  constructor(caller: string, packageName: string, install: string) {
+    super(
+      `${caller}: needs the optional package '${packageName}', which is not installed: ${install}`,
+    );
+    this.packageName = packageName;
+  }
+}
+
 /** A compute was cancelled through its AbortSignal; `cause` is the signal's abort reason. */
 export class CancelledError extends TesseraError {
   override readonly _tag = 'CancelledError';

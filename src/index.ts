@@ -138,7 +138,11 @@ export {
   type CodePolicyOptions,
   createCodePolicy,
 } from './kernels/code-policy.ts';
-export { defineKernels } from './kernels/define-kernels.ts';
+export {
+  defineKernels,
+  type KernelHandle,
+  type KernelLocation,
+} from './kernels/define-kernels.ts';
 export { VERSION } from './version.ts';
 export { DistributedExecutor, type DistributedOptions } from './workers/distributed.ts';
 export {

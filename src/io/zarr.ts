@@ -43,8 +43,12 @@ export interface ToZarrOptions extends ComputeOptions {
   path?: string;
   /** Zarr chunk shape (default: the array's first chunk along each axis). */
   chunks?: readonly number[];
-  /** Zarr v3 codecs, as zarrita takes them (default: uncompressed little-endian bytes). */
-  codecs?: Zarr.CodecMetadata[];
+  /**
+   * Zarr v3 codecs, as zarrita takes them (default: uncompressed little-endian bytes). Spelled
+   * out rather than zarrita's `CodecMetadata`, so the package's declarations do not pull in
+   * zarrita's.
+   */
+  codecs?: { name: string; configuration: Record<string, unknown> }[];
   /** The array's fill_value, what chunks never written read as (default 0, false for bool). */
   fillValue?: number | boolean;
   /** Replace an array already at the target path (default false: toZarr refuses). */

@@ -19,6 +19,7 @@ import {
   decodeChunkBlob,
   REFUSED,
 } from './distributed-wire.ts';
+import { importBullmq, importIoredis } from './optional-packages.ts';
 import { ThreadPoolExecutor } from './pool.ts';
 import {
   checkRedis,
@@ -225,8 +226,8 @@ export async function startDistributedWorker(
   const connection = redisConnection(url, opts.tls, caller);
   await checkRedis(caller, url, opts.tls);
   const [{ Worker, UnrecoverableError }, { Redis }] = await Promise.all([
-    import('bullmq'),
-    import('ioredis'),
+    importBullmq(caller),
+    importIoredis(caller),
   ]);
   const redis = new Redis(connection);
   const sub = new Redis(connection);

@@ -24,6 +24,7 @@ import {
   REFUSED,
   type RemoteTask,
 } from './distributed-wire.ts';
+import { importBullmq, importIoredis } from './optional-packages.ts';
 import {
   checkRedis,
   type RedisConnection,
@@ -133,8 +134,8 @@ export class DistributedExecutor implements Executor {
     const name = this.queueName;
     await checkRedis('DistributedExecutor', url, tls);
     const [{ Queue, QueueEvents }, { Redis }] = await Promise.all([
-      import('bullmq'),
-      import('ioredis'),
+      importBullmq('DistributedExecutor'),
+      importIoredis('DistributedExecutor'),
     ]);
     const redis = new Redis(connection);
     const queue = new Queue<BatchJobData, BatchJobResult>(name, { connection });

@@ -8,7 +8,7 @@ import type { CodePolicy } from '../kernels/code-policy.ts';
 import type { Chunk } from '../kernels/types.ts';
 import { BatchJob, overrunError } from './batch-job.ts';
 import { BufferCache } from './buffer-cache.ts';
-import { memberExecArgv } from './exec-argv.ts';
+import { memberExecArgv, membersNeedTsx } from './exec-argv.ts';
 import { type MemberContext, NotStartedError, type PoolMember } from './pool-executor.ts';
 import { type FromProcess, PROCESS_MEMBER_ENV, type ToProcess } from './process-wire.ts';
 import type { TaskPayload } from './types.ts';
@@ -65,7 +65,11 @@ export class PoolProcess implements PoolMember {
       execArgv,
       serialization: 'advanced',
       stdio: ['inherit', 'inherit', 'pipe', 'ipc'],
-      env: { ...process.env, [PROCESS_MEMBER_ENV]: '1' },
+      env: {
+        ...process.env,
+        [PROCESS_MEMBER_ENV]: '1',
+        TESSERA_MEMBER_TSX: membersNeedTsx() ? '1' : '0',
+      },
     });
     this.cache = new BufferCache(opts.cacheBytes, (m) => {
       if (!this.dead && this.child.connected) this.child.send(m);

@@ -7,7 +7,7 @@ import nodeEndpoint from 'comlink/dist/umd/node-adapter.js';
 import { CancelledError, WorkerCrashedError } from '../errors.ts';
 import type { Chunk } from '../kernels/types.ts';
 import { BatchJob, overrunError } from './batch-job.ts';
-import { memberExecArgv } from './exec-argv.ts';
+import { memberExecArgv, membersNeedTsx } from './exec-argv.ts';
 import { type MemberContext, NotStartedError, type PoolMember } from './pool-executor.ts';
 import type { TaskPayload } from './types.ts';
 import { type BatchReply, CONTROL, toEndpoint, type WorkerInit } from './wire.ts';
@@ -47,7 +47,12 @@ export class PoolWorker implements PoolMember {
     const control = new SharedArrayBuffer((CONTROL.LANES + opts.depth) * 4);
     this.control = new Int32Array(control);
     this.freeLanes = Array.from({ length: opts.depth }, (_, i) => i);
-    const workerData: WorkerInit = { entry: ENTRY, registryModule: opts.registryModule, control };
+    const workerData: WorkerInit = {
+      entry: ENTRY,
+      tsx: membersNeedTsx(),
+      registryModule: opts.registryModule,
+      control,
+    };
     this.worker = new Worker(BOOTSTRAP, {
       workerData,
       execArgv: memberExecArgv({ thread: true }),

@@ -4,6 +4,7 @@
 
 import type { ConnectionOptions as TlsOptions } from 'node:tls';
 import { ValueError } from '../errors.ts';
+import { importIoredis } from './optional-packages.ts';
 
 /** TLS settings for rediss:// URLs (PEM strings or buffers). */
 export interface RedisTlsOptions {
@@ -122,7 +123,7 @@ export async function checkRedis(
   tls?: RedisTlsOptions,
 ): Promise<void> {
   const connection = redisConnection(url, tls, caller);
-  const { Redis } = await import('ioredis');
+  const { Redis } = await importIoredis(caller);
   const probe = new Redis({
     ...connection,
     lazyConnect: true,

@@ -402,12 +402,23 @@ class Run {
 
   private onBatch(batch: TaskPayload[], results: Chunk[], bytes: number): void {
     if (this.failed) return;
-    this.inflight--;
-    this.pendingBytes -= bytes;
-    for (let i = 0; i < batch.length; i++) this.complete(batch[i]!.id, results[i]!);
-    collectGarbage();
-    if (this.done === this.total) this.finish();
-    else if (this.report()) this.pump();
+    // Runs in a promise reaction: a throw here (a malformed result, a progress callback) must
+    // reject the compute, not escape as an unhandled rejection.
+    try {
+      this.inflight--;
+      this.pendingBytes -= bytes;
+      if (results.length !== batch.length) {
+        throw new Error(
+          `runTasks: executor '${this.executor.name}' answered a batch of ${batch.length} tasks with ${results.length} results`,
+        );
+      }
+      for (let i = 0; i < batch.length; i++) this.complete(batch[i]!.id, results[i]!);
+      collectGarbage();
+      if (this.done === this.total) this.finish();
+      else if (this.report()) this.pump();
+    } catch (e) {
+      this.fail(e);
+    }
   }
 
   private fail(e: unknown): void {

@@ -28,6 +28,7 @@ const EXPORTED = [
   'IndexError',
   'KernelError',
   'LazyArray',
+  'MissingPackageError',
   'NDArray',
   'ProcessPoolExecutor',
   'ShapeError',
