@@ -31,6 +31,17 @@ const readText = (what: string, path: string): string => {
   }
 };
 
+/** A flag that must be a whole number of at least `min`. */
+function whole(flag: string, value: string, min: number): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < min) {
+    throw new Error(
+      `tessera worker: ${flag} ${JSON.stringify(value)} is not ${min === 0 ? 'a non-negative' : 'a positive'} integer`,
+    );
+  }
+  return n;
+}
+
 /** The worker's options from its flags (files read here; nothing secret is echoed). */
 export function workerOptions(o: WorkerFlags): DistributedWorkerOptions {
   if (o.redis !== undefined && o.redisFile !== undefined) {
@@ -50,11 +61,11 @@ export function workerOptions(o: WorkerFlags): DistributedWorkerOptions {
   };
   return {
     queue: o.queue,
-    lockMs: Number(o.lockMs),
-    abortGraceMs: Number(o.abortGraceMs),
+    lockMs: whole('--lock-ms', o.lockMs, 1),
+    abortGraceMs: whole('--abort-grace-ms', o.abortGraceMs, 0),
     ...(redis !== undefined ? { redis } : {}),
     ...(Object.keys(tls).length > 0 ? { tls } : {}),
-    ...(o.workers !== undefined ? { workers: Number(o.workers) } : {}),
+    ...(o.workers !== undefined ? { workers: whole('--workers', o.workers, 1) } : {}),
     ...(o.secretFile !== undefined ? { secretFile: o.secretFile } : {}),
     ...(o.insecure === true ? { insecure: true } : {}),
     ...(o.kernels !== undefined ? { kernels: o.kernels } : {}),

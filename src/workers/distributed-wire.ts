@@ -3,7 +3,6 @@
 
 import v8 from 'node:v8';
 import type { Chunk } from '../kernels/types.ts';
-import { importIoredis } from './optional-packages.ts';
 import type { TaskPayload } from './types.ts';
 import { decodeChunk, type WireError } from './wire.ts';
 
