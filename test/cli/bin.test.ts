@@ -25,8 +25,6 @@ test('tessera --version prints the version; a bad worker number is one line, exi
     timeout: 20_000,
   });
   expect(run.status).toBe(1);
-  expect(run.stderr.trim()).toBe(
-    'tessera: tessera worker: --lock-ms "soon" is not a positive integer',
-  );
+  expect(run.stderr.trim()).toBe('tessera worker: --lock-ms "soon" is not a positive integer');
   expect(run.stderr).not.toMatch(/\n\s+at /); // no stack trace
 }, 30_000);
