@@ -103,6 +103,13 @@ export class PoolProcess implements PoolMember {
     }
     const job: BatchJob = new BatchJob(seq, tasks, signal, () => {
       if (!this.jobs.has(seq)) return;
+      if (!this.ready) {
+        // not posted yet (the process is still starting): settle it here, it is never sent
+        this.take(seq)?.reject(
+          new CancelledError('ProcessPoolExecutor.run: cancelled by its AbortSignal'),
+        );
+        return;
+      }
       // the process checks for a cancel between tasks; a task that never returns meets the watchdog
       this.post({ t: 'cancel', seq });
       job.watch(this.ctx.graceMs(), () => this.endIfRunning(job));

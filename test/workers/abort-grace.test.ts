@@ -2,6 +2,9 @@
 // never settles): the run rejects at once, the stuck member is terminated after the grace
 // period and replaced, so after every member has been stuck a normal run still succeeds.
 
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import { ndarray } from '../../src/array/ndarray.ts';
 import { config } from '../../src/config.ts';
@@ -21,7 +24,11 @@ const x = ndarray([1, 2, 3]);
 const ok = () => task('test-identity', null, [x]);
 
 const pools: PoolExecutor[] = [];
-afterAll(() => Promise.all(pools.map((p) => p.shutdown())));
+const marks: string[] = [];
+afterAll(async () => {
+  await Promise.all(pools.map((p) => p.shutdown()));
+  for (const dir of marks) rmSync(dir, { recursive: true, force: true });
+});
 
 const kinds: [string, (o: PoolOptions) => PoolExecutor][] = [
   ['ThreadPoolExecutor', (o) => new ThreadPoolExecutor(o)],
@@ -53,20 +60,25 @@ describe.each(kinds)('%s: kernels that never return', (name, makePool) => {
     async (kernel) => {
       const stuckIds: number[] = [];
       for (let round = 0; round < 2; round++) {
-        // both members idle (the ones stuck last round replaced): each gets one stuck task
         await pool.run([ok(), ok()]);
-        const ids = pool.memberIds();
-        expect(ids).toHaveLength(2);
-        stuckIds.push(...ids);
+        // A batch aborted before its member starts it is cancelled without running (a member
+        // still starting, or a slot still held by a member stuck last round): the kernels say
+        // when they run, and the abort comes once both do, so both members are stuck.
+        const mark = mkdtempSync(join(tmpdir(), 'tessera-stuck-'));
+        marks.push(mark);
+        const started = (): number[] => readdirSync(mark).map(Number);
         const ac = new AbortController();
         // one run per member: a run of two tasks may go to one member as one batch
-        const runs = [0, 1].map(() => pool.run([task(kernel, null, [x])], ac.signal));
-        setTimeout(() => ac.abort(new Error(`stop ${round}`)), 50);
-        const started = performance.now();
+        const runs = [0, 1].map(() => pool.run([task(kernel, { mark }, [x])], ac.signal));
+        // a member runs one batch at a time: two marks are two members, each stuck
+        expect(await until(() => started().length === 2, 20_000)).toBe(true);
+        stuckIds.push(...started());
+        const aborted = performance.now();
+        ac.abort(new Error(`stop ${round}`));
         for (const run of runs) {
           expect(isTesseraError(await rejection(run), 'CancelledError')).toBe(true);
         }
-        expect(performance.now() - started).toBeLessThan(GRACE);
+        expect(performance.now() - aborted).toBeLessThan(GRACE);
       }
       const started = performance.now();
       const got = await pool.run([ok(), ok(), ok()]);
