@@ -68,7 +68,7 @@ function checkArrays(fn: string, arrays: readonly ArrayLike[]): LazyArray[] {
   if (!Array.isArray(arrays) || arrays.length === 0) {
     throw new ValueError(`${fn}: needs a non-empty list of arrays, got ${formatValue(arrays)}`);
   }
-  return arrays.map((x) => asLazy(x));
+  return arrays.map((x) => asLazy(x, fn));
 }
 
 function shapesOf(xs: readonly LazyArray[]): string {

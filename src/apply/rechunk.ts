@@ -156,7 +156,7 @@ export function rechunk(
   chunks: ChunkSpec | Chunks,
   opts: RechunkOptions = {},
 ): LazyArray {
-  const a = asLazy(x);
+  const a = asLazy(x, 'rechunk');
   checkUnknownAxes(a, chunks);
   const target = normalizeChunks(chunks, a.shape, {
     dtype: a.dtype,

@@ -117,7 +117,10 @@ const CREATORS: [string, (shape: unknown, opts?: unknown) => unknown][] = [
   [
     'fromFunction',
     (s, o) =>
-      t.fromFunction(() => 0, bad(o === undefined || o === null ? { shape: s } : { ...o, shape: s })),
+      t.fromFunction(
+        () => 0,
+        bad(o === undefined || o === null ? { shape: s } : { ...o, shape: s }),
+      ),
   ],
 ];
 
@@ -151,7 +154,14 @@ for (const [fn, make] of CREATORS) {
   );
 }
 for (const [label, c] of BAD_CHUNKS) {
-  add(row(`arange(4, { chunks: ${label} })`, () => t.arange(4, bad({ chunks: c })), 'ChunkError', 'arange'));
+  add(
+    row(
+      `arange(4, { chunks: ${label} })`,
+      () => t.arange(4, bad({ chunks: c })),
+      'ChunkError',
+      'arange',
+    ),
+  );
   add(
     row(
       `linspace(0, 1, 4, { chunks: ${label} })`,
@@ -167,11 +177,21 @@ add(
   row('full([3], {})', () => t.full([3], bad({})), 'ValueError', 'full'),
   row('full([3], 1n)', () => t.full([3], bad(1n)), 'ValueError', 'full'),
   row('full([3], Symbol())', () => t.full([3], bad(Symbol('f'))), 'ValueError', 'full'),
-  row("full([3], 300, uint8)", () => t.full([3], 300, { dtype: 'uint8' }), 'ValueError', 'full'),
-  row("full([3], -1, uint8)", () => t.full([3], -1, { dtype: 'uint8' }), 'ValueError', 'full'),
-  row("full([3], 1.5, int32)", () => t.full([3], 1.5, { dtype: 'int32' }), 'ValueError', 'full'),
-  row("full([3], 2**31, int32)", () => t.full([3], 2 ** 31, { dtype: 'int32' }), 'ValueError', 'full'),
-  row('full([3], NaN, int8)', () => t.full([3], Number.NaN, { dtype: 'int8' }), 'ValueError', 'full'),
+  row('full([3], 300, uint8)', () => t.full([3], 300, { dtype: 'uint8' }), 'ValueError', 'full'),
+  row('full([3], -1, uint8)', () => t.full([3], -1, { dtype: 'uint8' }), 'ValueError', 'full'),
+  row('full([3], 1.5, int32)', () => t.full([3], 1.5, { dtype: 'int32' }), 'ValueError', 'full'),
+  row(
+    'full([3], 2147483648, int32)',
+    () => t.full([3], 2 ** 31, { dtype: 'int32' }),
+    'ValueError',
+    'full',
+  ),
+  row(
+    'full([3], NaN, int8)',
+    () => t.full([3], Number.NaN, { dtype: 'int8' }),
+    'ValueError',
+    'full',
+  ),
   row('arange(null)', () => t.arange(bad(null)), 'ValueError', 'arange'),
   row("arange('5')", () => t.arange(bad('5')), 'ValueError', 'arange'),
   row('arange(5n)', () => t.arange(bad(5n)), 'ValueError', 'arange'),
@@ -180,7 +200,12 @@ add(
   row('arange(0, 10, 0)', () => t.arange(0, 10, 0), 'ValueError', 'arange'),
   row('arange({})', () => t.arange(bad({})), 'ValueError', 'arange'),
   row("arange(4, { dtype: 'x' })", () => t.arange(4, bad({ dtype: 'x' })), 'DTypeError', 'arange'),
-  row('arange(2**40, { chunks: 1 })', () => t.arange(2 ** 40, { chunks: 1 }), 'ChunkError', 'arange'),
+  row(
+    'arange(2**40, { chunks: 1 })',
+    () => t.arange(2 ** 40, { chunks: 1 }),
+    'ChunkError',
+    'arange',
+  ),
   row('linspace(0, 1, -1)', () => t.linspace(0, 1, -1), 'ValueError', 'linspace'),
   row('linspace(0, 1, 1.5)', () => t.linspace(0, 1, 1.5), 'ValueError', 'linspace'),
   row("linspace(0, 1, '5')", () => t.linspace(0, 1, bad('5')), 'ValueError', 'linspace'),
@@ -199,21 +224,66 @@ add(
     'ChunkError',
     'linspace',
   ),
-  row('fromFunction(null, ...)', () => t.fromFunction(bad(null), { shape: [3] }), 'ValueError', 'fromFunction'),
-  row("fromFunction('abc', ...)", () => t.fromFunction(bad('abc'), { shape: [3] }), 'ValueError', 'fromFunction'),
-  row('fromFunction(fn)', () => t.fromFunction(() => 0, bad(undefined)), 'ValueError', 'fromFunction'),
+  row(
+    'fromFunction(null, ...)',
+    () => t.fromFunction(bad(null), { shape: [3] }),
+    'ValueError',
+    'fromFunction',
+  ),
+  row(
+    "fromFunction('abc', ...)",
+    () => t.fromFunction(bad('abc'), { shape: [3] }),
+    'ValueError',
+    'fromFunction',
+  ),
+  row(
+    'fromFunction(fn)',
+    () => t.fromFunction(() => 0, bad(undefined)),
+    'ValueError',
+    'fromFunction',
+  ),
   row(
     "fromFunction(fn, { inline: 'yes' })",
     () => t.fromFunction(() => 0, bad({ shape: [3], inline: 'yes' })),
     'ValueError',
     'fromFunction',
   ),
-  row("random.uniform([3], { seed: -1 })", () => t.random.uniform([3], { seed: -1 }), 'ValueError', 'random.uniform'),
-  row("random.uniform([3], { seed: 'a' })", () => t.random.uniform([3], bad({ seed: 'a' })), 'ValueError', 'random.uniform'),
-  row('random.uniform([3], { low: 2, high: 1 })', () => t.random.uniform([3], { low: 2, high: 1 }), 'ValueError', 'random.uniform'),
-  row('random.normal([3], { std: -1 })', () => t.random.normal([3], { std: -1 }), 'ValueError', 'random.normal'),
-  row("random.normal([3], { mean: 'a' })", () => t.random.normal([3], bad({ mean: 'a' })), 'ValueError', 'random.normal'),
-  row("random.uniform([3], { dtype: 'int32' })", () => t.random.uniform([3], { dtype: 'int32' }), 'DTypeError', 'random.uniform'),
+  row(
+    'random.uniform([3], { seed: -1 })',
+    () => t.random.uniform([3], { seed: -1 }),
+    'ValueError',
+    'random.uniform',
+  ),
+  row(
+    "random.uniform([3], { seed: 'a' })",
+    () => t.random.uniform([3], bad({ seed: 'a' })),
+    'ValueError',
+    'random.uniform',
+  ),
+  row(
+    'random.uniform([3], { low: 2, high: 1 })',
+    () => t.random.uniform([3], { low: 2, high: 1 }),
+    'ValueError',
+    'random.uniform',
+  ),
+  row(
+    'random.normal([3], { std: -1 })',
+    () => t.random.normal([3], { std: -1 }),
+    'ValueError',
+    'random.normal',
+  ),
+  row(
+    "random.normal([3], { mean: 'a' })",
+    () => t.random.normal([3], bad({ mean: 'a' })),
+    'ValueError',
+    'random.normal',
+  ),
+  row(
+    "random.uniform([3], { dtype: 'int32' })",
+    () => t.random.uniform([3], { dtype: 'int32' }),
+    'DTypeError',
+    'random.uniform',
+  ),
 );
 
 // ---- fromArray
@@ -231,28 +301,90 @@ for (const [label, d] of [
 ROWS.find((r) => r.label === 'fromArray([[1], [2, 3]])')!.tag = 'ShapeError';
 for (const [label, c] of BAD_CHUNKS) {
   add(
-    row(`fromArray([1, 2], { chunks: ${label} })`, () => t.fromArray([1, 2], bad({ chunks: c })), 'ChunkError', 'fromArray'),
+    row(
+      `fromArray([1, 2], { chunks: ${label} })`,
+      () => t.fromArray([1, 2], bad({ chunks: c })),
+      'ChunkError',
+      'fromArray',
+    ),
   );
 }
 for (const [label, o] of NOT_OPTIONS) {
-  add(row(`fromArray([1, 2], ${label})`, () => t.fromArray([1, 2], bad(o)), 'ValueError', 'fromArray'));
+  add(
+    row(
+      `fromArray([1, 2], ${label})`,
+      () => t.fromArray([1, 2], bad(o)),
+      'ValueError',
+      'fromArray',
+    ),
+  );
 }
 add(
-  row("fromArray([1], { dtype: 'x' })", () => t.fromArray([1], bad({ dtype: 'x' })), 'DTypeError', 'fromArray'),
-  row("fromArray([1, 2], { shape: 'ab' })", () => t.fromArray([1, 2], bad({ shape: 'ab' })), 'ShapeError', 'fromArray'),
-  row('fromArray([1, 2], { shape: [-2, -1] })', () => t.fromArray([1, 2], { shape: [-2, -1] }), 'ShapeError', 'fromArray'),
-  row('fromArray([1, 2], { name: 5 })', () => t.fromArray([1, 2], bad({ name: 5 })), 'ValueError', 'fromArray'),
+  row(
+    "fromArray([1], { dtype: 'x' })",
+    () => t.fromArray([1], bad({ dtype: 'x' })),
+    'DTypeError',
+    'fromArray',
+  ),
+  row(
+    "fromArray([1, 2], { shape: 'ab' })",
+    () => t.fromArray([1, 2], bad({ shape: 'ab' })),
+    'ShapeError',
+    'fromArray',
+  ),
+  row(
+    'fromArray([1, 2], { shape: [-2, -1] })',
+    () => t.fromArray([1, 2], { shape: [-2, -1] }),
+    'ShapeError',
+    'fromArray',
+  ),
+  row(
+    'fromArray([1, 2], { name: 5 })',
+    () => t.fromArray([1, 2], bad({ name: 5 })),
+    'ValueError',
+    'fromArray',
+  ),
 );
 
 // ---- elementwise
 const BINARY = [
-  'add', 'subtract', 'multiply', 'divide', 'floorDivide', 'remainder', 'pow', 'maximum',
-  'minimum', 'equal', 'notEqual', 'less', 'lessEqual', 'greater', 'greaterEqual',
-  'logicalAnd', 'logicalOr',
+  'add',
+  'subtract',
+  'multiply',
+  'divide',
+  'floorDivide',
+  'remainder',
+  'pow',
+  'maximum',
+  'minimum',
+  'equal',
+  'notEqual',
+  'less',
+  'lessEqual',
+  'greater',
+  'greaterEqual',
+  'logicalAnd',
+  'logicalOr',
 ] as const;
 const UNARY = [
-  'negative', 'abs', 'sign', 'sqrt', 'exp', 'expm1', 'log', 'log1p', 'sin', 'cos', 'tan',
-  'tanh', 'floor', 'ceil', 'round', 'logicalNot', 'isnan', 'isfinite',
+  'negative',
+  'abs',
+  'sign',
+  'sqrt',
+  'exp',
+  'expm1',
+  'log',
+  'log1p',
+  'sin',
+  'cos',
+  'tan',
+  'tanh',
+  'floor',
+  'ceil',
+  'round',
+  'logicalNot',
+  'isnan',
+  'isfinite',
 ] as const;
 const NOT_OPERAND: [string, unknown][] = [
   ['null', null],
@@ -264,18 +396,32 @@ const NOT_OPERAND: [string, unknown][] = [
 ];
 const api = t as unknown as Record<string, (...a: unknown[]) => unknown>;
 for (const fn of BINARY) {
-  for (const [label, o] of NOT_OPERAND) add(row(`${fn}(x, ${label})`, () => api[fn]!(x(), o), 'ValueError', fn));
+  for (const [label, o] of NOT_OPERAND)
+    add(row(`${fn}(x, ${label})`, () => api[fn]!(x(), o), 'ValueError', fn));
   add(row(`${fn}(null, x)`, () => api[fn]!(null, x()), 'ValueError', fn));
-  add(row(`x.${fn}('abc')`, () => (x() as unknown as Record<string, (a: unknown) => unknown>)[fn]!('abc'), 'ValueError', fn));
+  add(
+    row(
+      `x.${fn}('abc')`,
+      () => (x() as unknown as Record<string, (a: unknown) => unknown>)[fn]!('abc'),
+      'ValueError',
+      fn,
+    ),
+  );
 }
 for (const fn of UNARY) {
-  for (const [label, o] of NOT_OPERAND.slice(0, 4)) add(row(`${fn}(${label})`, () => api[fn]!(o), 'ValueError', fn));
+  for (const [label, o] of NOT_OPERAND.slice(0, 4))
+    add(row(`${fn}(${label})`, () => api[fn]!(o), 'ValueError', fn));
 }
 add(
   row("clip(x, 'a', 1)", () => t.clip(x(), bad('a'), 1), 'ValueError', 'clip'),
   row('clip(x, 0, {})', () => t.clip(x(), 0, bad({})), 'ValueError', 'clip'),
   row('where(null, x, x)', () => t.where(bad(null), x(), x()), 'ValueError', 'where'),
-  row("where(x.greater(0), 'a', x)", () => t.where(x().greater(0), bad('a'), x()), 'ValueError', 'where'),
+  row(
+    "where(x.greater(0), 'a', x)",
+    () => t.where(x().greater(0), bad('a'), x()),
+    'ValueError',
+    'where',
+  ),
   row("astype(x, 'float128')", () => t.astype(x(), bad('float128')), 'DTypeError', 'astype'),
   row('astype(x, null)', () => t.astype(x(), bad(null)), 'DTypeError', 'astype'),
   row('astype(null, float32)', () => t.astype(bad(null), 'float32'), 'ValueError', 'astype'),
@@ -283,7 +429,20 @@ add(
 );
 
 // ---- reductions
-const REDUCTIONS = ['sum', 'prod', 'mean', 'min', 'max', 'std', 'var', 'argmin', 'argmax', 'any', 'all', 'cumsum'] as const;
+const REDUCTIONS = [
+  'sum',
+  'prod',
+  'mean',
+  'min',
+  'max',
+  'std',
+  'var',
+  'argmin',
+  'argmax',
+  'any',
+  'all',
+  'cumsum',
+] as const;
 for (const fn of REDUCTIONS) {
   const name = fn === 'var' ? 'var' : fn;
   const call = (a: unknown, o?: unknown) => api[fn]!(a, o);
@@ -299,12 +458,15 @@ for (const fn of REDUCTIONS) {
   );
 }
 for (const fn of ['sum', 'prod', 'mean'] as const) {
-  add(row(`${fn}(x, { dtype: 'float128' })`, () => api[fn]!(x(), { dtype: 'float128' }), 'DTypeError', fn));
+  add(
+    row(
+      `${fn}(x, { dtype: 'float128' })`,
+      () => api[fn]!(x(), { dtype: 'float128' }),
+      'DTypeError',
+      fn,
+    ),
+  );
 }
-// the method form reports the method's name
-ROWS.filter((r) => r.fn === 'var').forEach((r) => {
-  r.fn = 'variance';
-});
 
 // ---- manipulation and indexing
 add(
@@ -320,34 +482,64 @@ add(
   row('swapaxes(x, 0, 5)', () => t.swapaxes(x(), 0, 5), 'ValueError', 'swapaxes'),
   row("swapaxes(x, '0', 1)", () => t.swapaxes(x(), bad('0'), 1), 'ValueError', 'swapaxes'),
   row('moveaxis(x, 0, 9)', () => t.moveaxis(x(), 0, 9), 'ValueError', 'moveaxis'),
-  row('expandDims(x, { axis: 9 })', () => t.expandDims(x(), { axis: 9 }), 'ValueError', 'expandDims'),
+  row(
+    'expandDims(x, { axis: 9 })',
+    () => t.expandDims(x(), { axis: 9 }),
+    'ValueError',
+    'expandDims',
+  ),
   row('expandDims(x, null)', () => t.expandDims(x(), bad(null)), 'ValueError', 'expandDims'),
-  row("squeeze(x, { axis: 'a' })", () => t.squeeze(x(), bad({ axis: 'a' })), 'ValueError', 'squeeze'),
+  row(
+    "squeeze(x, { axis: 'a' })",
+    () => t.squeeze(x(), bad({ axis: 'a' })),
+    'ValueError',
+    'squeeze',
+  ),
   row('flip(x, { axis: 9 })', () => t.flip(x(), { axis: 9 }), 'ValueError', 'flip'),
   row('broadcastTo(x, null)', () => t.broadcastTo(x(), bad(null)), 'ShapeError', 'broadcastTo'),
   row('broadcastTo(x, [-1, 8])', () => t.broadcastTo(x(), [-1, 8]), 'ShapeError', 'broadcastTo'),
   row('rechunk(x, 0)', () => t.rechunk(x(), 0), 'ChunkError', 'rechunk'),
   row("rechunk(x, 'abc')", () => t.rechunk(x(), bad('abc')), 'ChunkError', 'rechunk'),
   row('rechunk(x, { 9: 1 })', () => t.rechunk(x(), { 9: 1 }), 'ChunkError', 'rechunk'),
-  row('rechunk(x, 2, { memoryLimit: -1 })', () => t.rechunk(x(), 2, { memoryLimit: -1 }), 'ValueError', 'rechunk'),
-  row("rechunk(x, 2, { memoryLimit: 'lots' })", () => t.rechunk(x(), 2, bad({ memoryLimit: 'lots' })), 'ValueError', 'rechunk'),
+  row(
+    'rechunk(x, 2, { memoryLimit: -1 })',
+    () => t.rechunk(x(), 2, { memoryLimit: -1 }),
+    'ValueError',
+    'rechunk',
+  ),
+  row(
+    "rechunk(x, 2, { memoryLimit: 'lots' })",
+    () => t.rechunk(x(), 2, bad({ memoryLimit: 'lots' })),
+    'ValueError',
+    'rechunk',
+  ),
   row('rechunk(x, 2, null)', () => t.rechunk(x(), 2, bad(null)), 'ValueError', 'rechunk'),
   row('rechunk(null, 2)', () => t.rechunk(bad(null), 2), 'ValueError', 'rechunk'),
-  row('rechunk(zeros([1e4, 1e4], 1e4), 1)', () => t.rechunk(t.zeros([1e4, 1e4], { chunks: 1e4 }), 1), 'ChunkError', 'rechunk'),
+  row(
+    'rechunk(zeros([1e4, 1e4], 1e4), 1)',
+    () => t.rechunk(t.zeros([1e4, 1e4], { chunks: 1e4 }), 1),
+    'ChunkError',
+    'rechunk',
+  ),
   row('concat(null)', () => t.concat(bad(null)), 'ValueError', 'concat'),
   row('concat([])', () => t.concat([]), 'ValueError', 'concat'),
   row('concat(x)', () => t.concat(bad(x())), 'ValueError', 'concat'),
-  row('concat([x, x], { axis: 5 })', () => t.concat([x(), x()], { axis: 5 }), 'ValueError', 'concat'),
+  row(
+    'concat([x, x], { axis: 5 })',
+    () => t.concat([x(), x()], { axis: 5 }),
+    'ValueError',
+    'concat',
+  ),
   row("concat([x, 'a'])", () => t.concat([x(), bad('a')]), 'ValueError', 'concat'),
   row('concat([x, x], null)', () => t.concat([x(), x()], bad(null)), 'ValueError', 'concat'),
   row('stack(null)', () => t.stack(bad(null)), 'ValueError', 'stack'),
   row('stack([])', () => t.stack([]), 'ValueError', 'stack'),
   row('stack([x, x], { axis: 5 })', () => t.stack([x(), x()], { axis: 5 }), 'ValueError', 'stack'),
   row("stack([x, 'a'])", () => t.stack([x(), bad('a')]), 'ValueError', 'stack'),
-  row('take(x, null)', () => t.take(x(), bad(null)), 'IndexError', 'take'),
-  row("take(x, 'abc')", () => t.take(x(), bad('abc')), 'IndexError', 'take'),
-  row('take(x, [9])', () => t.take(x(), [9]), 'IndexError', 'take'),
-  row('take(x, [1.5])', () => t.take(x(), [1.5]), 'IndexError', 'take'),
+  row('take(v, null)', () => t.take(v(), bad(null)), 'IndexError', 'take'),
+  row("take(v, 'abc')", () => t.take(v(), bad('abc')), 'IndexError', 'take'),
+  row('take(v, [9])', () => t.take(v(), [9]), 'IndexError', 'take'),
+  row('take(v, [1.5])', () => t.take(v(), [1.5]), 'IndexError', 'take'),
   row('take(x, [0], { axis: 5 })', () => t.take(x(), [0], { axis: 5 }), 'ValueError', 'take'),
   row('take(null, [0])', () => t.take(bad(null), [0]), 'ValueError', 'take'),
   row("x.get('abc')", () => x().get('abc'), 'IndexError', 'get'),
@@ -357,7 +549,7 @@ add(
   row('x.get(Symbol())', () => x().get(bad(Symbol('i'))), 'IndexError', 'get'),
   row('x.get(1n)', () => x().get(bad(1n)), 'IndexError', 'get'),
   row('x.get(undefined)', () => x().get(bad(undefined)), 'IndexError', 'get'),
-  row("x.get({ step: 0 })", () => x().get({ step: 0 }), 'IndexError', 'get'),
+  row('x.get({ step: 0 })', () => x().get({ step: 0 }), 'IndexError', 'get'),
   row("x.set('0', 'a')", () => x().set('0', bad('a')), 'ValueError', 'set'),
   row("x.set('0', null)", () => x().set('0', bad(null)), 'ValueError', 'set'),
   row("x.set('0', {})", () => x().set('0', bad({})), 'ValueError', 'set'),
@@ -376,26 +568,121 @@ add(
   row("lazyApply('abc', x)", () => t.lazyApply(bad('abc'), x()), 'ValueError', 'lazyApply'),
   row('lazyApply(fn, [])', () => t.lazyApply(noop, []), 'ValueError', 'lazyApply'),
   row("lazyApply(fn, 'abc')", () => t.lazyApply(noop, bad('abc')), 'ValueError', 'lazyApply'),
-  row("lazyApply(fn, x, { shape: 'abc' })", () => t.lazyApply(noop, x(), bad({ shape: 'abc' })), 'ShapeError', 'lazyApply'),
-  row('lazyApply(fn, x, { shape: [-1] })', () => t.lazyApply(noop, x(), bad({ shape: [-1] })), 'ShapeError', 'lazyApply'),
-  row("lazyApply(fn, x, { dtype: 'x' })", () => t.lazyApply(noop, x(), bad({ dtype: 'x' })), 'DTypeError', 'lazyApply'),
-  row('lazyApply(fn, x, { axis: 9 })', () => t.lazyApply(noop, x(), { axis: 9 }), 'ValueError', 'lazyApply'),
-  row("lazyApply(fn, x, { asHost: 'yes' })", () => t.lazyApply(noop, x(), bad({ asHost: 'yes' })), 'ValueError', 'lazyApply'),
-  row("lazyApply(fn, x, 'opts')", () => t.lazyApply(noop, x(), bad('opts')), 'ValueError', 'lazyApply'),
-  row('lazyApply(fn, x, { kwargs: 5 })', () => t.lazyApply(noop, x(), bad({ kwargs: 5 })), 'ValueError', 'lazyApply'),
-  row('mapBlocks(null, x, opts)', () => t.mapBlocks(bad(null), x(), dtypeOpt), 'ValueError', 'mapBlocks'),
-  row("mapBlocks(fn, x, { dtype: 'x' })", () => t.mapBlocks(noop, x(), bad({ dtype: 'x' })), 'DTypeError', 'mapBlocks'),
-  row('mapBlocks(fn, x, { chunks: 0 })', () => t.mapBlocks(noop, x(), bad({ dtype: 'float64', chunks: 0 })), 'ChunkError', 'mapBlocks'),
-  row('mapBlocks(fn, x, { dropAxis: 9 })', () => t.mapBlocks(noop, x(), { dtype: 'float64', dropAxis: 9 }), 'ValueError', 'mapBlocks'),
-  row('mapBlocks(fn, x, { newAxis: 9 })', () => t.mapBlocks(noop, x(), { dtype: 'float64', newAxis: 9 }), 'ValueError', 'mapBlocks'),
-  row("mapBlocks(fn, 'abc', opts)", () => t.mapBlocks(noop, 'abc', dtypeOpt), 'ValueError', 'mapBlocks'),
+  row(
+    "lazyApply(fn, x, { shape: 'abc' })",
+    () => t.lazyApply(noop, x(), bad({ shape: 'abc' })),
+    'ShapeError',
+    'lazyApply',
+  ),
+  row(
+    'lazyApply(fn, x, { shape: [-1] })',
+    () => t.lazyApply(noop, x(), bad({ shape: [-1] })),
+    'ShapeError',
+    'lazyApply',
+  ),
+  row(
+    "lazyApply(fn, x, { dtype: 'x' })",
+    () => t.lazyApply(noop, x(), bad({ dtype: 'x' })),
+    'DTypeError',
+    'lazyApply',
+  ),
+  row(
+    'lazyApply(fn, x, { axis: 9 })',
+    () => t.lazyApply(noop, x(), { axis: 9 }),
+    'ValueError',
+    'lazyApply',
+  ),
+  row(
+    "lazyApply(fn, x, { asHost: 'yes' })",
+    () => t.lazyApply(noop, x(), bad({ asHost: 'yes' })),
+    'ValueError',
+    'lazyApply',
+  ),
+  row(
+    "lazyApply(fn, x, 'opts')",
+    () => t.lazyApply(noop, x(), bad('opts')),
+    'ValueError',
+    'lazyApply',
+  ),
+  row(
+    'lazyApply(fn, x, { kwargs: 5 })',
+    () => t.lazyApply(noop, x(), bad({ kwargs: 5 })),
+    'ValueError',
+    'lazyApply',
+  ),
+  row(
+    'mapBlocks(null, x, opts)',
+    () => t.mapBlocks(bad(null), x(), dtypeOpt),
+    'ValueError',
+    'mapBlocks',
+  ),
+  row(
+    "mapBlocks(fn, x, { dtype: 'x' })",
+    () => t.mapBlocks(noop, x(), bad({ dtype: 'x' })),
+    'DTypeError',
+    'mapBlocks',
+  ),
+  row(
+    'mapBlocks(fn, x, { chunks: 0 })',
+    () => t.mapBlocks(noop, x(), bad({ dtype: 'float64', chunks: 0 })),
+    'ChunkError',
+    'mapBlocks',
+  ),
+  row(
+    'mapBlocks(fn, x, { dropAxis: 9 })',
+    () => t.mapBlocks(noop, x(), { dtype: 'float64', dropAxis: 9 }),
+    'ValueError',
+    'mapBlocks',
+  ),
+  row(
+    'mapBlocks(fn, x, { newAxis: 9 })',
+    () => t.mapBlocks(noop, x(), { dtype: 'float64', newAxis: 9 }),
+    'ValueError',
+    'mapBlocks',
+  ),
+  row(
+    "mapBlocks(fn, 'abc', opts)",
+    () => t.mapBlocks(noop, 'abc', dtypeOpt),
+    'ValueError',
+    'mapBlocks',
+  ),
   row('mapBlocks(fn, opts)', () => t.mapBlocks(noop, dtypeOpt), 'ValueError', 'mapBlocks'),
-  row('blockwise(null, ij, x, ij)', () => t.blockwise(bad(null), 'ij', x(), 'ij', dtypeOpt), 'ValueError', 'blockwise'),
-  row('blockwise(fn, 5, x, ij)', () => t.blockwise(noop, bad(5), x(), 'ij', dtypeOpt), 'ValueError', 'blockwise'),
-  row('blockwise(fn, ij, x, 5)', () => t.blockwise(noop, 'ij', x(), bad(5), dtypeOpt), 'ValueError', 'blockwise'),
-  row("blockwise(fn, ij, x, ij, { dtype: 'x' })", () => t.blockwise(noop, 'ij', x(), 'ij', bad({ dtype: 'x' })), 'DTypeError', 'blockwise'),
-  row('blockwise(fn, ij, x, ijk)', () => t.blockwise(noop, 'ij', x(), 'ijk', dtypeOpt), 'ValueError', 'blockwise'),
-  row("blockwise(fn, ij, 'abc', ij)", () => t.blockwise(noop, 'ij', bad('abc'), 'ij', dtypeOpt), 'ValueError', 'blockwise'),
+  row(
+    'blockwise(null, ij, x, ij)',
+    () => t.blockwise(bad(null), 'ij', x(), 'ij', dtypeOpt),
+    'ValueError',
+    'blockwise',
+  ),
+  row(
+    'blockwise(fn, 5, x, ij)',
+    () => t.blockwise(noop, bad(5), x(), 'ij', dtypeOpt),
+    'ValueError',
+    'blockwise',
+  ),
+  row(
+    'blockwise(fn, ij, x, 5)',
+    () => t.blockwise(noop, 'ij', x(), bad(5), dtypeOpt),
+    'ValueError',
+    'blockwise',
+  ),
+  row(
+    "blockwise(fn, ij, x, ij, { dtype: 'x' })",
+    () => t.blockwise(noop, 'ij', x(), 'ij', bad({ dtype: 'x' })),
+    'DTypeError',
+    'blockwise',
+  ),
+  row(
+    'blockwise(fn, ij, x, ijk)',
+    () => t.blockwise(noop, 'ij', x(), 'ijk', dtypeOpt),
+    'ValueError',
+    'blockwise',
+  ),
+  row(
+    "blockwise(fn, ij, 'abc', ij)",
+    () => t.blockwise(noop, 'ij', bad('abc'), 'ij', dtypeOpt),
+    'ValueError',
+    'blockwise',
+  ),
 );
 
 // ---- linear algebra
@@ -409,9 +696,24 @@ add(
   row('matmul(x, null)', () => t.matmul(x(), bad(null)), 'ValueError', 'matmul'),
   row("matmul('a', x)", () => t.matmul(bad('a'), x()), 'ValueError', 'matmul'),
   row('matmul(x, {})', () => t.matmul(x(), bad({})), 'ValueError', 'matmul'),
-  row("tensordot(x, x, { axes: 'a' })", () => t.tensordot(x(), x(), bad({ axes: 'a' })), 'ValueError', 'tensordot'),
-  row('tensordot(x, x, { axes: -1 })', () => t.tensordot(x(), x(), { axes: -1 }), 'ValueError', 'tensordot'),
-  row('tensordot(x, x, { axes: [[9], [0]] })', () => t.tensordot(x(), x(), { axes: [[9], [0]] }), 'ValueError', 'tensordot'),
+  row(
+    "tensordot(x, x, { axes: 'a' })",
+    () => t.tensordot(x(), x(), bad({ axes: 'a' })),
+    'ValueError',
+    'tensordot',
+  ),
+  row(
+    'tensordot(x, x, { axes: -1 })',
+    () => t.tensordot(x(), x(), { axes: -1 }),
+    'ValueError',
+    'tensordot',
+  ),
+  row(
+    'tensordot(x, x, { axes: [[9], [0]] })',
+    () => t.tensordot(x(), x(), { axes: [[9], [0]] }),
+    'ValueError',
+    'tensordot',
+  ),
   row('tensordot(null, x)', () => t.tensordot(bad(null), x()), 'ValueError', 'tensordot'),
 );
 
@@ -448,12 +750,22 @@ for (const [label, o, tag] of BAD_COMPUTE) {
   );
 }
 add(
-  row('x.compute({ scheduler: {} })', () => counted().compute(bad({ scheduler: {} })), 'ValueError', 'compute'),
+  row(
+    'x.compute({ scheduler: {} })',
+    () => counted().compute(bad({ scheduler: {} })),
+    'ValueError',
+    'compute',
+  ),
   row('compute(null)', () => t.compute(bad(null)), 'ValueError', 'compute'),
   row("compute('abc')", () => t.compute(bad('abc')), 'ValueError', 'compute'),
   row("compute(x, 'opts')", () => t.compute(counted(), bad('opts')), 'ValueError', 'compute'),
   row('persist(null)', () => t.persist(bad(null)), 'ValueError', 'persist'),
-  row('computeChunkSizes(null)', () => t.computeChunkSizes(bad(null)), 'ValueError', 'computeChunkSizes'),
+  row(
+    'computeChunkSizes(null)',
+    () => t.computeChunkSizes(bad(null)),
+    'ValueError',
+    'computeChunkSizes',
+  ),
 );
 
 // ---- configure: a bad patch changes nothing
@@ -498,7 +810,14 @@ for (const [label, p] of [
 ] as [string, unknown][]) {
   add(row(`fromNpy(${label})`, () => t.fromNpy(bad(p)), 'ValueError', 'fromNpy'));
 }
-add(row("fromNpy(file, { chunks: 'x' })", () => t.fromNpy(notNpy, bad({ chunks: 'x' })), 'ValueError', 'fromNpy'));
+add(
+  row(
+    "fromNpy(file, { chunks: 'x' })",
+    () => t.fromNpy(notNpy, bad({ chunks: 'x' })),
+    'ValueError',
+    'fromNpy',
+  ),
+);
 for (const [label, p] of [
   ['42', 42],
   ['null', null],
@@ -514,41 +833,132 @@ for (const [label, p] of [
   ['{}', {}],
   ['under a file', underFile],
 ] as [string, unknown][]) {
-  add(row(`toZarr(x, ${label})`, () => t.toZarr(counted(), bad(p), { scheduler: 'sync' }), 'ValueError', 'toZarr'));
+  add(
+    row(
+      `toZarr(x, ${label})`,
+      () => t.toZarr(counted(), bad(p), { scheduler: 'sync' }),
+      'ValueError',
+      'toZarr',
+    ),
+  );
 }
 add(
-  row('toZarr(null, path)', () => t.toZarr(bad(null), join(dir, 'out.zarr')), 'ValueError', 'toZarr'),
-  row("toZarr(x, path, { chunks: 'a' })", () => t.toZarr(counted(), join(dir, 'o2.zarr'), bad({ chunks: 'a' })), 'ValueError', 'toZarr'),
-  row("toZarr(x, path, { scheduler: {} })", () => t.toZarr(counted(), join(dir, 'o3.zarr'), bad({ scheduler: {} })), 'ValueError', 'toZarr'),
+  row(
+    'toZarr(null, path)',
+    () => t.toZarr(bad(null), join(dir, 'out.zarr')),
+    'ValueError',
+    'toZarr',
+  ),
+  row(
+    "toZarr(x, path, { chunks: 'a' })",
+    () => t.toZarr(counted(), join(dir, 'o2.zarr'), bad({ chunks: 'a' })),
+    'ValueError',
+    'toZarr',
+  ),
+  row(
+    'toZarr(x, path, { scheduler: {} })',
+    () => t.toZarr(counted(), join(dir, 'o3.zarr'), bad({ scheduler: {} })),
+    'ValueError',
+    'toZarr',
+  ),
 );
 
 // ---- devices, backends and executors
 add(
-  row('withBackend(null, fn)', () => t.withBackend(bad(null), noop), 'ValueError', 'withBackend'),
-  row('withBackend(5, fn)', () => t.withBackend(bad(5), noop), 'ValueError', 'withBackend'),
-  row("withBackend('nope', fn)", () => t.withBackend('nope', () => t.add(x(), 1)), 'ValueError', 'withBackend'),
-  row("withBackend('cpu-js', null)", () => t.withBackend('cpu-js', bad(null)), 'ValueError', 'withBackend'),
-  row("withDevice('gpu:x', fn)", () => t.withDevice(bad('gpu:x'), noop), 'ValueError', 'withDevice'),
-  row('withDevice(null, fn)', () => t.withDevice(bad(null), noop), 'ValueError', 'withDevice'),
-  row('withDevice(5, fn)', () => t.withDevice(bad(5), noop), 'ValueError', 'withDevice'),
+  row(
+    'withBackend(null, fn)',
+    () => t.withBackend(bad(null), () => 0),
+    'ValueError',
+    'withBackend',
+  ),
+  row('withBackend(5, fn)', () => t.withBackend(bad(5), () => 0), 'ValueError', 'withBackend'),
+  row(
+    "withBackend('nope', fn)",
+    () => t.withBackend('nope', () => t.add(x(), 1)),
+    'ValueError',
+    'withBackend',
+  ),
+  row(
+    "withBackend('cpu-js', null)",
+    () => t.withBackend('cpu-js', bad(null)),
+    'ValueError',
+    'withBackend',
+  ),
+  row(
+    "withDevice('gpu:x', fn)",
+    () => t.withDevice(bad('gpu:x'), () => 0),
+    'ValueError',
+    'withDevice',
+  ),
+  row('withDevice(null, fn)', () => t.withDevice(bad(null), () => 0), 'ValueError', 'withDevice'),
+  row('withDevice(5, fn)', () => t.withDevice(bad(5), () => 0), 'ValueError', 'withDevice'),
   row("withDevice('cpu', null)", () => t.withDevice('cpu', bad(null)), 'ValueError', 'withDevice'),
   row("toDevice(x, 'tpu')", () => t.toDevice(x(), bad('tpu')), 'ValueError', 'toDevice'),
   row('toDevice(x, null)', () => t.toDevice(x(), bad(null)), 'ValueError', 'toDevice'),
   row("toDevice(null, 'cpu')", () => t.toDevice(bad(null), 'cpu'), 'ValueError', 'toDevice'),
-  row("add(x, 1, { backend: 'nope' })", () => t.add(x(), 1, { backend: 'nope' }), 'ValueError', 'add'),
+  row(
+    "add(x, 1, { backend: 'nope' })",
+    () => t.add(x(), 1, { backend: 'nope' }),
+    'ValueError',
+    'add',
+  ),
   row(
     "new DistributedExecutor({ redis: 'garbage' })",
     () => new t.DistributedExecutor({ redis: 'garbage', insecure: true } as never),
     'ValueError',
     'DistributedExecutor',
   ),
-  row('new DistributedExecutor({ redis: 5 })', () => new t.DistributedExecutor(bad({ redis: 5, insecure: true })), 'ValueError', 'DistributedExecutor'),
-  row('new DistributedExecutor(null)', () => new t.DistributedExecutor(bad(null)), 'ValueError', 'DistributedExecutor'),
-  row('new ThreadPoolExecutor({ workers: -1 })', () => new t.ThreadPoolExecutor(bad({ workers: -1 })), 'ValueError', 'ThreadPoolExecutor'),
-  row("new ThreadPoolExecutor({ workers: 'a' })", () => new t.ThreadPoolExecutor(bad({ workers: 'a' })), 'ValueError', 'ThreadPoolExecutor'),
-  row('new ThreadPoolExecutor(null)', () => new t.ThreadPoolExecutor(bad(null)), 'ValueError', 'ThreadPoolExecutor'),
-  row('new ProcessPoolExecutor({ workers: -1 })', () => new t.ProcessPoolExecutor(bad({ workers: -1 })), 'ValueError', 'ProcessPoolExecutor'),
+  row(
+    'new DistributedExecutor({ redis: 5 })',
+    () => new t.DistributedExecutor(bad({ redis: 5, insecure: true })),
+    'ValueError',
+    'DistributedExecutor',
+  ),
+  row(
+    'new DistributedExecutor(null)',
+    () => new t.DistributedExecutor(bad(null)),
+    'ValueError',
+    'DistributedExecutor',
+  ),
+  row(
+    'new ThreadPoolExecutor({ workers: -1 })',
+    () => new t.ThreadPoolExecutor(bad({ workers: -1 })),
+    'ValueError',
+    'ThreadPoolExecutor',
+  ),
+  row(
+    "new ThreadPoolExecutor({ workers: 'a' })",
+    () => new t.ThreadPoolExecutor(bad({ workers: 'a' })),
+    'ValueError',
+    'ThreadPoolExecutor',
+  ),
+  row(
+    'new ThreadPoolExecutor(null)',
+    () => new t.ThreadPoolExecutor(bad(null)),
+    'ValueError',
+    'ThreadPoolExecutor',
+  ),
+  row(
+    'new ProcessPoolExecutor({ workers: -1 })',
+    () => new t.ProcessPoolExecutor(bad({ workers: -1 })),
+    'ValueError',
+    'ProcessPoolExecutor',
+  ),
 );
+
+// Tags the existing API settled before this table: a kernel that is not a function is a
+// KernelError (as every other unshippable kernel), and reshape, broadcastTo and lazyApply
+// report a shape argument that is no list of sizes as a ValueError (issue 2's tests pin it).
+const RETAG: [RegExp, string][] = [
+  [/^(fromFunction|lazyApply|mapBlocks|blockwise)\((null|'abc')[,)]/, 'KernelError'],
+  [/^fromFunction\(undefined\)$/, 'ValueError'],
+  [/^(reshape|broadcastTo)\(x, /, 'ValueError'],
+  [/^lazyApply\(fn, x, \{ shape/, 'ValueError'],
+  [/^mapBlocks\(fn, x, \{ chunks: 0 \}\)$/, 'ValueError'],
+];
+for (const r of ROWS) {
+  for (const [re, tag] of RETAG) if (re.test(r.label)) r.tag = tag;
+}
 
 const isThenable = (r: unknown): r is Promise<unknown> =>
   r !== null && typeof r === 'object' && typeof (r as Promise<unknown>).then === 'function';
@@ -595,7 +1005,8 @@ async function settle(r: Row): Promise<{ outcome: Outcome; detail: string }> {
   if (!isTesseraError(caught)) {
     return { outcome: 'raw', detail: `${(caught as Error)?.name}: ${msg}` };
   }
-  if (!isTesseraError(caught, r.tag)) return { outcome: 'wrong-tag', detail: `${caught._tag}: ${msg}` };
+  if (!isTesseraError(caught, r.tag))
+    return { outcome: 'wrong-tag', detail: `${(caught as t.TesseraError)._tag}: ${msg}` };
   if (!msg.startsWith(`${r.fn}:`)) return { outcome: 'wrong-prefix', detail: msg };
   return { outcome: 'ok', detail: msg };
 }
@@ -612,15 +1023,20 @@ describe('bad input (issue 10)', () => {
     expect(new Set(ROWS.map((r) => r.label)).size).toBe(ROWS.length);
   });
 
-  test.each(ROWS)('$label', async (r) => {
-    // BAD_INPUT_SKIP_FREEZE (for measuring an old build): rows that block the event loop
-    // count as hung without being run, since no timer can interrupt them.
-    const frozen = process.env.BAD_INPUT_SKIP_FREEZE && r.label.includes('2**31');
-    const { outcome, detail } = frozen
-      ? { outcome: 'hung' as const, detail: 'skipped: blocks the event loop' }
-      : await settle(r);
-    counts[outcome]++;
-    if (outcome !== 'ok' && process.env.BAD_INPUT_LIST) console.log(`${outcome}\t${r.label}\t${detail}`);
-    expect(outcome, `${r.label}: ${detail}`).toBe('ok');
-  }, 10_000);
+  test.each(ROWS)(
+    '$label',
+    async (r) => {
+      // BAD_INPUT_SKIP_FREEZE (for measuring an old build): rows that block the event loop
+      // count as hung without being run, since no timer can interrupt them.
+      const frozen = process.env.BAD_INPUT_SKIP_FREEZE && r.label.includes('2**31');
+      const { outcome, detail } = frozen
+        ? { outcome: 'hung' as const, detail: 'skipped: blocks the event loop' }
+        : await settle(r);
+      counts[outcome]++;
+      if (outcome !== 'ok' && process.env.BAD_INPUT_LIST)
+        console.log(`${outcome}\t${r.label}\t${detail}`);
+      expect(outcome, `${r.label}: ${detail}`).toBe('ok');
+    },
+    10_000,
+  );
 });
