@@ -158,14 +158,16 @@ const INT_RANGES: Partial<Record<DType, [number, number]>> = {
   uint8: [0, 2 ** 8 - 1],
   uint16: [0, 2 ** 16 - 1],
   uint32: [0, 2 ** 32 - 1],
-  bool: [0, 1],
 };
 
-/** A fill value an integer (or bool) dtype cannot hold exactly is a ValueError. */
+/**
+ * A fill value outside an integer dtype's range (or NaN/Infinity) is a ValueError, as in
+ * NumPy 2; a fraction truncates as a cast does, and bool takes any number's truthiness.
+ */
 function checkFits(fn: string, value: number, dtype: DType): void {
   const range = INT_RANGES[dtype];
   if (range === undefined) return;
-  if (!Number.isInteger(value) || value < range[0] || value > range[1]) {
+  if (!Number.isFinite(value) || Math.trunc(value) < range[0] || Math.trunc(value) > range[1]) {
     throw new ValueError(`${fn}: fill value ${formatValue(value)} does not fit dtype '${dtype}'`);
   }
 }

@@ -172,14 +172,19 @@ for (const [label, c] of BAD_CHUNKS) {
   );
 }
 add(
-  row('full([3], null)', () => t.full([3], bad(null)), 'ValueError', 'full'),
+  row('full([3], fill null)', () => t.full([3], bad(null)), 'ValueError', 'full'),
   row("full([3], 'a')", () => t.full([3], bad('a')), 'ValueError', 'full'),
   row('full([3], {})', () => t.full([3], bad({})), 'ValueError', 'full'),
   row('full([3], 1n)', () => t.full([3], bad(1n)), 'ValueError', 'full'),
   row('full([3], Symbol())', () => t.full([3], bad(Symbol('f'))), 'ValueError', 'full'),
   row('full([3], 300, uint8)', () => t.full([3], 300, { dtype: 'uint8' }), 'ValueError', 'full'),
   row('full([3], -1, uint8)', () => t.full([3], -1, { dtype: 'uint8' }), 'ValueError', 'full'),
-  row('full([3], 1.5, int32)', () => t.full([3], 1.5, { dtype: 'int32' }), 'ValueError', 'full'),
+  row(
+    'full([3], Infinity, int32)',
+    () => t.full([3], Number.POSITIVE_INFINITY, { dtype: 'int32' }),
+    'ValueError',
+    'full',
+  ),
   row(
     'full([3], 2147483648, int32)',
     () => t.full([3], 2 ** 31, { dtype: 'int32' }),
