@@ -108,7 +108,7 @@ function parsePairs(fn: string, pairs: readonly unknown[]): BlockwiseInput[] {
       throw new ValueError(
         `${fn}: ${describe(value)} with index '${index}' is not an array; pass null as its index`,
       );
-    } else out.push({ array: asLazy(value as ArrayData), index });
+    } else out.push({ array: asLazy(value as ArrayData, fn), index });
   }
   return out;
 }

@@ -126,7 +126,7 @@ export function einsum(subscripts: string, ...operands: ArrayLike[]): LazyArray 
   }
   if (operands.length === 0)
     throw new ValueError(`einsum: '${subscripts}' needs at least one operand`);
-  const given = operands.map((x) => asLazy(x));
+  const given = operands.map((x) => asLazy(x, 'einsum'));
   const { terms, out } = parseSubscripts(
     subscripts,
     given.map((a) => a.ndim),

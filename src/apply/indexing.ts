@@ -35,7 +35,7 @@ export type { Index, IndexArg } from './index-items.ts';
  * getIndex(x, [{}, [true, false, true, true]]).shape; // [3, 3]
  */
 export function getIndex(x: ArrayLike, index: Index, ...more: IndexArg[]): LazyArray {
-  const a = asLazy(x);
+  const a = asLazy(x, 'get');
   if (more.length > 0) return getIndex(a, [index as IndexArg, ...more]);
   if (index instanceof LazyArray) return maskOf('get', a, index);
   const { items, bool, lazy } = toItems('get', index);
@@ -139,7 +139,7 @@ function rowBands(fn: string, a: LazyArray): LazyArray {
  * await compute(y); // [7, 8, 9]
  */
 export function mask(x: ArrayLike, m: ArrayLike): LazyArray {
-  return maskOf('mask', asLazy(x), asLazy(m));
+  return maskOf('mask', asLazy(x, 'mask'), asLazy(m, 'mask'));
 }
 
 function maskOf(fn: string, x: LazyArray, m: LazyArray): LazyArray {
@@ -201,7 +201,7 @@ function maskSet(x: LazyArray, m: LazyArray, value: Scalar | ArrayLike): LazyArr
   checkMask('set', x, m);
   const mr = rechunk(m, x.chunks);
   const scalar = typeof value === 'number' || typeof value === 'boolean';
-  const v = scalar ? undefined : asLazy(value);
+  const v = scalar ? undefined : asLazy(value, 'set');
   if (v) checkBroadcast(v, x.shape);
   const vr = v ? alignValue(v, x.chunks) : undefined;
   const lead = x.ndim - (vr?.ndim ?? 0);
@@ -243,7 +243,7 @@ function piecesByBlock(pieces: readonly SlicePiece[]): Map<number, [number, Slic
  * setIndex(x, '1:3, ::3', 7); // rows 1-2, columns 0 and 3 set to 7
  */
 export function setIndex(x: ArrayLike, index: Index, value: Scalar | ArrayLike): LazyArray {
-  const a = asLazy(x);
+  const a = asLazy(x, 'set');
   if (index instanceof LazyArray) return maskSet(a, index, value);
   const { items, lazy } = toItems('set', index);
   if (lazy !== undefined) {
@@ -261,7 +261,7 @@ export function setIndex(x: ArrayLike, index: Index, value: Scalar | ArrayLike):
   const norm = normalizeIndex('set', items, a.shape);
   const plan = sliceChunks(a.chunks, norm.axes);
   const scalar = typeof value === 'number' || typeof value === 'boolean';
-  const v = scalar ? undefined : asLazy(value);
+  const v = scalar ? undefined : asLazy(value, 'set');
   if (v) checkBroadcast(v, norm.shape);
   if (norm.shape.includes(0)) return a;
   const byBlock = plan.axes.map((ax) => piecesByBlock(ax.pieces));

@@ -30,8 +30,8 @@ export function matmul(a: ArrayLike, b: ArrayLike, opts?: CallOptions): LazyArra
 }
 
 function matmulOf(a: ArrayLike, b: ArrayLike): LazyArray {
-  const x = asLazy(a);
-  const y = asLazy(b);
+  const x = asLazy(a, 'matmul');
+  const y = asLazy(b, 'matmul');
   if (x.ndim === 0 || y.ndim === 0) {
     throw new ValueError(
       `matmul: operands must have at least one dimension, got shapes ${formatTuple(x.shape)} and ${formatTuple(y.shape)}`,
@@ -112,8 +112,8 @@ export function tensordot(a: ArrayLike, b: ArrayLike, opts: TensordotOptions = {
 }
 
 function tensordotOf(a: ArrayLike, b: ArrayLike, opts: TensordotOptions): LazyArray {
-  const x = asLazy(a);
-  const y = asLazy(b);
+  const x = asLazy(a, 'tensordot');
+  const y = asLazy(b, 'tensordot');
   const [axA, axB] = tensordotAxes(opts.axes ?? 2, x.ndim, y.ndim);
   axA.forEach((ax, i) => {
     const [sa, sb] = [x.shape[ax]!, y.shape[axB[i]!]!];

@@ -191,7 +191,7 @@ export function takeLazy(fn: string, x: LazyArray, idx: LazyArray, axis: number)
  * await compute(take(x, [7, -1, 0, 7])); // [7, 9, 0, 7]
  */
 export function take(x: ArrayLike, indices: TakeIndices, opts: TakeOptions = {}): LazyArray {
-  const a = asLazy(x);
+  const a = asLazy(x, 'take');
   if (a.ndim === 0) throw new ValueError('take: x is 0-d; it needs at least one axis');
   if (opts.axis === undefined && a.ndim > 1) {
     throw new ValueError(`take: axis is required for a ${a.ndim}-d array`);

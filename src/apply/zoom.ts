@@ -76,7 +76,7 @@ export function zoom(
   factors: number | readonly number[],
   opts: ZoomOptions = {},
 ): LazyArray {
-  const a = asLazy(x);
+  const a = asLazy(x, 'zoom');
   const f = checkFactors(factors, a.ndim);
   const order = opts.order ?? 1;
   if (order !== 0 && order !== 1 && order !== 3) {

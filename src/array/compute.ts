@@ -14,6 +14,7 @@ import type { Chunk } from '../kernels/types.ts';
 import { type RunStats, runTasks } from '../workers/scheduler.ts';
 import type { Executor } from '../workers/types.ts';
 import { assembleBlocks } from './assemble.ts';
+import { checkComputeOptions } from './compute-options.ts';
 import { resolveExecutor } from './executors.ts';
 import { LazyArray } from './lazy-array.ts';
 import type { NDArray } from './ndarray.ts';
@@ -146,7 +147,7 @@ function splitArgs(fn: string, args: readonly (LazyArray | ComputeOptions)[]) {
     else throw new ValueError(`${fn}: argument ${i} is not a LazyArray: ${String(a)}`);
   });
   if (arrays.length === 0) throw new ValueError(`${fn}: no arrays given`);
-  return { arrays, opts };
+  return { arrays, opts: checkComputeOptions(fn, opts) };
 }
 
 /**

@@ -3,12 +3,14 @@
 
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { checkOptions } from '../array/check-options.ts';
 import { sourceArray } from '../array/creation.ts';
 import { itemsize } from '../array/dtype.ts';
 import type { LazyArray } from '../array/lazy-array.ts';
 import { shapeSize } from '../array/ndarray.ts';
 import type { ChunkSpec, Chunks } from '../chunking/types.ts';
 import { ValueError } from '../errors.ts';
+import { checkFilePath } from './check-path.ts';
 import { NPY_PREAMBLE_BYTES, type NpyHeader, npyPreamble, parseNpyHeader } from './npy-header.ts';
 import type { NpyReadParams } from './npy-read.ts';
 
@@ -70,8 +72,9 @@ export function readNpyHeader(path: string): NpyFileHeader {
  * const x = fromNpy('recording.npy', { chunks: [8, 2 ** 20] });
  * const means = await x.mean({ axis: 1 }).compute();
  */
-export function fromNpy(path: string, opts: FromNpyOptions = {}): LazyArray {
-  const file = resolve(path);
+export function fromNpy(path: string, npyOpts?: FromNpyOptions): LazyArray {
+  const opts = checkOptions('fromNpy', npyOpts);
+  const file = resolve(checkFilePath('fromNpy', path));
   const h = readNpyHeader(file);
   const fileShape = h.fortran ? [...h.shape].reverse() : h.shape;
   return sourceArray(

@@ -5,8 +5,10 @@ import { randomUUID } from 'node:crypto';
 import { resolve } from 'node:path';
 import type * as Zarr from 'zarrita';
 import { rechunk } from '../apply/rechunk.ts';
+import { checkOptions, describe } from '../array/check-options.ts';
 import type { ComputeOptions } from '../array/compute.ts';
 import { computeBlocks } from '../array/compute.ts';
+import { checkComputeOptions } from '../array/compute-options.ts';
 import type { DType } from '../array/dtype.ts';
 import { LazyArray } from '../array/lazy-array.ts';
 import { chunkOffsets } from '../chunking/blocks.ts';
@@ -15,6 +17,7 @@ import type { ChunkSpec, Chunks } from '../chunking/types.ts';
 import { ChunkError, DTypeError, ValueError } from '../errors.ts';
 import { defineLayer } from '../graph/define-layer.ts';
 import type { TaskSpec } from '../graph/layer.ts';
+import { checkPathArg, checkWritableDir } from './check-path.ts';
 import {
   loadZarr,
   openZarrStore,
@@ -83,8 +86,9 @@ const arrayPath = (path: string | undefined): string => (path ?? '/').replace(/^
  * const volume = await fromZarr('scans/brain.zarr', { path: 'raw' });
  * const profile = await volume.mean({ axis: [1, 2] }).compute();
  */
-export async function fromZarr(source: string, opts: FromZarrOptions = {}): Promise<LazyArray> {
-  const store = storeRef(source);
+export async function fromZarr(source: string, zarrOpts?: FromZarrOptions): Promise<LazyArray> {
+  const opts = checkOptions('fromZarr', zarrOpts);
+  const store = storeRef(checkPathArg('fromZarr', 'source', source));
   const path = arrayPath(opts.path);
   const { zarr } = await loadZarr();
   let arr: Zarr.Array<Zarr.DataType, Zarr.Readable>;
@@ -154,9 +158,19 @@ const regular = (axis: readonly (number | null)[], size: number): boolean =>
 export async function toZarr(
   x: LazyArray,
   target: string,
-  opts: ToZarrOptions = {},
+  toZarrOpts?: ToZarrOptions,
 ): Promise<void> {
-  const { path: p, chunks: zchunks, codecs, fillValue, overwrite, ...computeOpts } = opts;
+  if (!(x instanceof LazyArray)) throw new ValueError(`toZarr: ${describe(x)} is not a LazyArray`);
+  checkPathArg('toZarr', 'target', target);
+  const opts = checkOptions('toZarr', toZarrOpts);
+  const { path: p, chunks: zchunks, codecs, fillValue, overwrite, ...rest } = opts;
+  const computeOpts = checkComputeOptions('toZarr', rest);
+  if (zchunks !== undefined && !Array.isArray(zchunks)) {
+    throw new ValueError(
+      `toZarr: chunks ${describe(zchunks)} is not one positive integer per axis`,
+    );
+  }
+  if (!/^https?:\/\//.test(target)) checkWritableDir('toZarr', target);
   if (x.chunks.some((axis) => axis.some((c) => c === null))) {
     throw new ChunkError(
       `toZarr: ${x.name} has unknown chunk sizes; resolve them with computeChunkSizes(x) first`,

@@ -6,6 +6,7 @@ import { randomUUID } from 'node:crypto';
 import type { Queue, QueueEvents } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { NDArray } from '../array/ndarray.ts';
+import { formatValue } from '../chunking/format.ts';
 import { config } from '../config.ts';
 import { CancelledError, ValueError, WorkerCrashedError } from '../errors.ts';
 import { createFnResolver, findFnRefs } from '../kernels/resolve.ts';
@@ -25,6 +26,7 @@ import {
   type RemoteTask,
 } from './distributed-wire.ts';
 import { importBullmq, importIoredis } from './optional-packages.ts';
+import { optionsObject } from './options-object.ts';
 import {
   checkRedis,
   type RedisConnection,
@@ -99,8 +101,14 @@ export class DistributedExecutor implements Executor {
   private seq = 0;
   private closed = false;
 
-  constructor(opts: DistributedOptions = {}) {
+  constructor(options?: DistributedOptions) {
     const caller = 'DistributedExecutor';
+    const opts = optionsObject(caller, options);
+    if (opts.redis !== undefined && typeof opts.redis !== 'string') {
+      throw new ValueError(
+        `${caller}: redis ${formatValue(opts.redis)} is not a redis:// URL string`,
+      );
+    }
     this.secret = loadSecret(opts, caller, {
       file: '{ secretFile }',
       insecure: '{ insecure: true }',

@@ -2,6 +2,7 @@
 // data shared through SharedArrayBuffers; main-thread tasks run here through runTask.
 
 import type { ResourceLimits } from 'node:worker_threads';
+import { optionsObject } from './options-object.ts';
 import {
   type MemberContext,
   PoolExecutor,
@@ -34,7 +35,7 @@ export class ThreadPoolExecutor extends PoolExecutor {
   readonly name = 'threads';
 
   constructor(private readonly opts: ThreadPoolOptions = {}) {
-    super('ThreadPoolExecutor', opts.registryModule, opts);
+    super('ThreadPoolExecutor', optionsObject('ThreadPoolExecutor', opts).registryModule, opts);
   }
 
   protected spawn(ctx: MemberContext): PoolMember {
