@@ -205,7 +205,7 @@ describe('compute: timeout and signal on pools, with defineKernels kernels', () 
     for (const timeout of [0, -5, Number.NaN, Number.POSITIVE_INFINITY]) {
       const err = await rejection(compute(blocks(), { scheduler: 'sync', timeout }));
       expect(isTesseraError(err, 'ValueError'), String(timeout)).toBe(true);
-      expect(String(err)).toContain(`compute: timeout ${timeout} is not a positive number`);
+      expect(String(err)).toContain(`compute: timeout ${timeout} must be a positive number`);
     }
     expect(() => new ThreadPoolExecutor({ abortGraceMs: -1 })).toThrow(
       'ThreadPoolExecutor: abortGraceMs -1 is not a non-negative number',
