@@ -60,6 +60,15 @@ export { getIndex, type Index, mask, setIndex } from './apply/indexing.ts';
 export { type LazyApplyArg, type LazyApplyOptions, lazyApply } from './apply/lazy-apply.ts';
 export { matmul, tensordot } from './apply/linalg.ts';
 export { type MapBlocksOptions, mapBlocks } from './apply/map-blocks.ts';
+export {
+  type Boundary,
+  type BoundarySpec,
+  type DepthSpec,
+  type MapOverlapOptions,
+  mapOverlap,
+  overlap,
+  trimOverlap,
+} from './apply/overlap.ts';
 export { type RechunkOptions, rechunk } from './apply/rechunk.ts';
 export {
   all,
