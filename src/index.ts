@@ -12,6 +12,7 @@ export {
 } from './apply/blockwise.ts';
 export { concat, stack } from './apply/concat.ts';
 export { cumsum } from './apply/cumsum.ts';
+export { type DiffOptions, diff, gradient } from './apply/difference.ts';
 export { einsum } from './apply/einsum.ts';
 export {
   abs,

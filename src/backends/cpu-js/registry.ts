@@ -24,6 +24,7 @@ import { scanKernels } from './reduce/scan.ts';
 import { creationKernels } from './source/creation.ts';
 import { randomKernels } from './source/random.ts';
 import { sourceReducePartial } from './source/source-reduce.ts';
+import { differenceKernels } from './stencil/difference.ts';
 import { stencilKernels } from './stencil/zoom.ts';
 
 /** The default registry of built-in kernels. */
@@ -98,3 +99,4 @@ registerKernels(viewKernels);
 registerKernels(ewReduceKernels);
 registerKernels(stencilKernels);
 registerKernels(overlapKernels);
+registerKernels(differenceKernels);
