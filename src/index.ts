@@ -57,6 +57,13 @@ export {
   where,
 } from './apply/elementwise-logic.ts';
 export { type ElementwiseOptions, elementwise } from './apply/expression.ts';
+export {
+  type FilterMode,
+  type FilterOptions,
+  type GaussianFilterOptions,
+  gaussianFilter,
+  uniformFilter,
+} from './apply/filters.ts';
 export { getIndex, type Index, mask, setIndex } from './apply/indexing.ts';
 export { type LazyApplyArg, type LazyApplyOptions, lazyApply } from './apply/lazy-apply.ts';
 export { matmul, tensordot } from './apply/linalg.ts';

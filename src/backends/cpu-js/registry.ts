@@ -24,6 +24,7 @@ import { scanKernels } from './reduce/scan.ts';
 import { creationKernels } from './source/creation.ts';
 import { randomKernels } from './source/random.ts';
 import { sourceReducePartial } from './source/source-reduce.ts';
+import { correlateKernels } from './stencil/correlate.ts';
 import { differenceKernels } from './stencil/difference.ts';
 import { stencilKernels } from './stencil/zoom.ts';
 
@@ -100,3 +101,4 @@ registerKernels(ewReduceKernels);
 registerKernels(stencilKernels);
 registerKernels(overlapKernels);
 registerKernels(differenceKernels);
+registerKernels(correlateKernels);
