@@ -12,6 +12,7 @@ export {
 } from './apply/blockwise.ts';
 export { concat, stack } from './apply/concat.ts';
 export { cumsum } from './apply/cumsum.ts';
+export { type DiffOptions, diff, gradient } from './apply/difference.ts';
 export { einsum } from './apply/einsum.ts';
 export {
   abs,
@@ -56,10 +57,26 @@ export {
   where,
 } from './apply/elementwise-logic.ts';
 export { type ElementwiseOptions, elementwise } from './apply/expression.ts';
+export {
+  type FilterMode,
+  type FilterOptions,
+  type GaussianFilterOptions,
+  gaussianFilter,
+  uniformFilter,
+} from './apply/filters.ts';
 export { getIndex, type Index, mask, setIndex } from './apply/indexing.ts';
 export { type LazyApplyArg, type LazyApplyOptions, lazyApply } from './apply/lazy-apply.ts';
 export { matmul, tensordot } from './apply/linalg.ts';
 export { type MapBlocksOptions, mapBlocks } from './apply/map-blocks.ts';
+export {
+  type Boundary,
+  type BoundarySpec,
+  type DepthSpec,
+  type MapOverlapOptions,
+  mapOverlap,
+  overlap,
+  trimOverlap,
+} from './apply/overlap.ts';
 export { type RechunkOptions, rechunk } from './apply/rechunk.ts';
 export {
   all,

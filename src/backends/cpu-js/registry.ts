@@ -14,6 +14,7 @@ import { ewReduceKernels } from './elementwise/ew-reduce.ts';
 import { viewKernels } from './elementwise/ew-view.ts';
 import { gatherKernels } from './layout/gather.ts';
 import { layoutKernels } from './layout/layout.ts';
+import { overlapKernels } from './layout/overlap.ts';
 import { type StridedSelection, sliceND } from './layout/slice.ts';
 import { takeIndexedKernels } from './layout/take-indexed.ts';
 import { einsumKernels } from './linalg/einsum.ts';
@@ -23,6 +24,8 @@ import { scanKernels } from './reduce/scan.ts';
 import { creationKernels } from './source/creation.ts';
 import { randomKernels } from './source/random.ts';
 import { sourceReducePartial } from './source/source-reduce.ts';
+import { correlateKernels } from './stencil/correlate.ts';
+import { differenceKernels } from './stencil/difference.ts';
 import { stencilKernels } from './stencil/zoom.ts';
 
 /** The default registry of built-in kernels. */
@@ -96,3 +99,6 @@ registerKernels(applyKernels);
 registerKernels(viewKernels);
 registerKernels(ewReduceKernels);
 registerKernels(stencilKernels);
+registerKernels(overlapKernels);
+registerKernels(differenceKernels);
+registerKernels(correlateKernels);

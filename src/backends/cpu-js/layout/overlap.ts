@@ -1,0 +1,103 @@
+// 'overlap-block': one block extended by halos gathered from its neighbour blocks, with the
+// array edges filled by a boundary rule (mirror, wrap, repeat or a constant per axis).
+
+import { allocate } from '../../../array/dtype.ts';
+import { cStrides, NDArray, shapeSize } from '../../../array/ndarray.ts';
+import type { AxisRun } from '../../../chunking/overlap-plan.ts';
+import type { Chunk, Kernel } from '../../../kernels/types.ts';
+
+/**
+ * Params of 'overlap-block'. Along each axis the output positions are `runs` over that
+ * axis's neighbour slots; the task's inputs are the neighbours of every slot combination,
+ * in C order over `slots`. Where an axis's slot is -1 the value is that axis's constant
+ * (the last such axis wins, as when Dask pads one axis after another). A lone run of
+ * count -1 copies the whole extent of an axis of unknown size.
+ */
+export interface OverlapBlockParams {
+  readonly runs: readonly (readonly AxisRun[])[];
+  readonly slots: readonly number[];
+  readonly constants: readonly (number | null)[];
+}
+
+function block(c: Chunk | undefined): NDArray {
+  if (!(c instanceof NDArray)) throw new TypeError('expected an array block, got a tuple');
+  return c;
+}
+
+/** Runs expanded to a slot and a local index per output position. */
+function expand(runs: readonly AxisRun[], extent: number) {
+  // a count of -1 (an axis of unknown size, not overlapped) is the input's whole extent
+  if (runs.length === 1 && runs[0]!.count < 0) runs = [{ ...runs[0]!, count: extent }];
+  const n = runs.reduce((s, r) => s + r.count, 0);
+  const slot = new Int32Array(n);
+  const local = new Int32Array(n);
+  let i = 0;
+  for (const r of runs) {
+    for (let j = 0; j < r.count; j++, i++) {
+      slot[i] = r.slot;
+      local[i] = r.start + j * r.step;
+    }
+  }
+  return { slot, local };
+}
+
+function overlapBlock(inputs: Chunk[], p: OverlapBlockParams): NDArray {
+  const srcs = inputs.map(block);
+  const dtype = srcs[0]!.dtype;
+  const axes = p.runs.map((r, ax) => expand(r, srcs[0]!.shape[ax]!));
+  const shape = axes.map((a) => a.slot.length);
+  const nd = shape.length;
+  const out = allocate(dtype, shapeSize(shape));
+  const result = new NDArray(out, shape, dtype);
+  if (out.length === 0) return result;
+  if (nd === 0) {
+    out[0] = srcs[0]!.data[0]!;
+    return result;
+  }
+  const strides = srcs.map((s) => cStrides(s.shape));
+  const cast = (v: number) => (dtype === 'bool' ? (v !== 0 ? 1 : 0) : v);
+  const constants = p.constants.map((c) => (c === null ? 0 : cast(c)));
+  const idx = new Array<number>(nd).fill(0);
+  const last = nd - 1;
+  const inner = axes[last]!;
+  const lastSlots = p.slots[last]!;
+  const outer = new Array<number>(lastSlots).fill(0);
+  let o = 0;
+  for (;;) {
+    // the outer axes' combined slot, offset (per candidate input) or constant
+    let constAxis = -1;
+    let base = 0;
+    for (let ax = 0; ax < last; ax++) {
+      const s = axes[ax]!.slot[idx[ax]!]!;
+      if (s < 0) constAxis = ax;
+      else base = base * p.slots[ax]! + s;
+    }
+    for (let s = 0; constAxis < 0 && s < lastSlots; s++) {
+      const st = strides[base * lastSlots + s]!;
+      let off = 0;
+      for (let ax = 0; ax < last; ax++) off += axes[ax]!.local[idx[ax]!]! * st[ax]!;
+      outer[s] = off;
+    }
+    for (let j = 0; j < inner.slot.length; j++, o++) {
+      const s = inner.slot[j]!;
+      if (s < 0) out[o] = constants[last]!;
+      else if (constAxis >= 0) out[o] = constants[constAxis]!;
+      else {
+        const k = base * lastSlots + s;
+        out[o] = srcs[k]!.data[outer[s]! + inner.local[j]! * strides[k]![last]!]!;
+      }
+    }
+    let ax = last - 1;
+    for (; ax >= 0; ax--) {
+      if (++idx[ax]! < shape[ax]!) break;
+      idx[ax] = 0;
+    }
+    if (ax < 0) return result;
+  }
+}
+
+/** Overlap kernels, registered in backends/cpu-js/registry. */
+export const overlapKernels: Record<string, Kernel<never>> = {
+  /** One block with halos from its neighbours and the boundary rule at the array's edges. */
+  'overlap-block': overlapBlock as Kernel<never>,
+};

@@ -1,0 +1,73 @@
+// 'correlate-axis': a 1-D correlation along one axis of a block that already holds its
+// halos (scipy.ndimage's correlate1d pass), the result stored in the block's dtype.
+
+import { allocate } from '../../../array/dtype.ts';
+import { NDArray, shapeSize } from '../../../array/ndarray.ts';
+import type { Chunk, Kernel } from '../../../kernels/types.ts';
+
+/**
+ * Params of 'correlate-axis': the block holds `before` and `after` halo elements along
+ * `axis`; output element i is `Σ_j weights[j] · block[i + j]` along it (the core only).
+ */
+export interface CorrelateAxisParams {
+  readonly axis: number;
+  readonly weights: readonly number[];
+  readonly before: number;
+  readonly after: number;
+  /**
+   * How scipy sums, so integer results truncate alike: 'mean' adds the window and divides
+   * by its length (uniform_filter1d); 'symmetric' pairs mirrored taps around the centre
+   * (correlate1d with a symmetric kernel; needs before = after); default: tap by tap.
+   */
+  readonly order?: 'mean' | 'symmetric';
+}
+
+/** Taps as [weight, offset, paired offset or -1], in the order scipy adds them. */
+function tapOrder(p: CorrelateAxisParams): [number, number, number][] {
+  const w = p.weights;
+  if (p.order === 'mean') return w.map((_, j) => [1, j, -1]);
+  if (p.order !== 'symmetric') return w.map((wj, j) => [wj, j, -1]);
+  const c = p.before;
+  const taps: [number, number, number][] = [[w[c]!, c, -1]];
+  for (let j = 1; j <= c; j++) taps.push([w[c + j]!, c - j, c + j]);
+  return taps;
+}
+
+function correlateAxis(inputs: Chunk[], p: CorrelateAxisParams): NDArray {
+  const x = inputs[0];
+  if (!(x instanceof NDArray)) throw new TypeError('expected an array block, got a tuple');
+  const outer = shapeSize(x.shape.slice(0, p.axis));
+  const len = x.shape[p.axis]!;
+  const inner = shapeSize(x.shape.slice(p.axis + 1));
+  const m = len - p.before - p.after;
+  const shape = x.shape.map((s, ax) => (ax === p.axis ? m : s));
+  // integer dtypes truncate toward zero on the store, as scipy's C casts do
+  const out = allocate(x.dtype, shapeSize(shape));
+  const acc = new Float64Array(inner);
+  const f = x.data;
+  const w = p.weights;
+  const taps = tapOrder(p);
+  for (let o = 0; o < outer; o++) {
+    for (let i = 0; i < m; i++) {
+      acc.fill(0);
+      const at = (o * len + i) * inner;
+      for (const [wj, a, b] of taps) {
+        const sa = at + a * inner;
+        if (b < 0) for (let k = 0; k < inner; k++) acc[k]! += wj * f[sa + k]!;
+        else {
+          const sb = at + b * inner;
+          for (let k = 0; k < inner; k++) acc[k]! += wj * (f[sa + k]! + f[sb + k]!);
+        }
+      }
+      if (p.order === 'mean') for (let k = 0; k < inner; k++) acc[k]! /= w.length;
+      out.set(acc, (o * m + i) * inner);
+    }
+  }
+  return new NDArray(out, shape, x.dtype);
+}
+
+/** Correlation kernels, registered in backends/cpu-js/registry. */
+export const correlateKernels: Record<string, Kernel<never>> = {
+  /** One 1-D correlation pass along an axis; the halos are consumed. */
+  'correlate-axis': correlateAxis as Kernel<never>,
+};
