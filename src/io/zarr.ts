@@ -130,6 +130,12 @@ export async function toZarr(
   opts: ToZarrOptions = {},
 ): Promise<void> {
   const { path: p, chunks: zchunks, codecs, ...computeOpts } = opts;
+  const dtype = x.dtype;
+  if (dtype === 'float16') {
+    throw new DTypeError(
+      `toZarr: dtype 'float16' is not written (zarrita has no float16); cast with astype(x, 'float32') first`,
+    );
+  }
   if (x.chunks.some((axis) => axis.some((c) => c === null))) {
     throw new ChunkError(
       `toZarr: ${x.name} has unknown chunk sizes; resolve them with computeChunkSizes(x) first`,
@@ -151,7 +157,7 @@ export async function toZarr(
   await zarr.create(location, {
     shape: [...shape],
     chunkShape: x.ndim === 0 ? [] : chunkShape,
-    dtype: x.dtype,
+    dtype,
     ...(codecs ? { codecs } : {}),
   });
   const array: ZarrArrayRef = { store, path, shape, dtype: x.dtype };

@@ -42,7 +42,7 @@ async function writeV3(ref: NDArray, chunkShape: number[]): Promise<string> {
   const arr = await zarr.create(zarr.root(new FileSystemStore(path)), {
     shape: [...ref.shape],
     chunkShape,
-    dtype: ref.dtype,
+    dtype: ref.dtype as zarr.DataType,
   });
   const data =
     ref.dtype === 'bool'
