@@ -10,6 +10,7 @@ import type { Size } from '../chunking/types.ts';
 import { ShapeError, ValueError } from '../errors.ts';
 import { planBlockwise } from './blockwise-plan.ts';
 import { contraction } from './contraction.ts';
+import { viaFloat32 } from './float16-widen.ts';
 
 /** Parsed subscripts: one index string per operand and the output index. */
 export interface EinsumSubscripts {
@@ -100,6 +101,9 @@ export function einsum(subscripts: string, ...operands: ArrayLike[]): LazyArray 
   if (operands.length === 0)
     throw new ValueError(`einsum: '${subscripts}' needs at least one operand`);
   const arrays = operands.map((x) => asLazy(x));
+  if (arrays.some((a) => a.dtype === 'float16')) {
+    return viaFloat32(arrays, (wide) => einsum(subscripts, ...wide));
+  }
   const { terms, out } = parseSubscripts(
     subscripts,
     arrays.map((a) => a.ndim),

@@ -25,7 +25,7 @@ export function float16Bits(x: number): number {
   const hi = HI[0]!;
   const sign = (hi >>> 16) & 0x8000;
   const exp = (hi >>> 20) & 0x7ff;
-  if (exp === 0x7ff) return sign | (x !== x ? 0x7e00 : 0x7c00);
+  if (exp === 0x7ff) return sign | (Number.isNaN(x) ? 0x7e00 : 0x7c00);
   const a = x < 0 ? -x : x;
   if (a >= 65520) return sign | 0x7c00;
   // Below 2^-14 (float64 exponent field 1009) the half is subnormal: a multiple of 2^-24.

@@ -138,7 +138,11 @@ export function ndarray(
     const sh = shape ?? [data.length];
     // A Uint16Array given as float16 holds its bits; any other data are values.
     const own = dtypeOfTypedArray(data);
-    if (own === dt || (dt === 'bool' && own === 'uint8') || (dt === 'float16' && own === 'uint16')) {
+    if (
+      own === dt ||
+      (dt === 'bool' && own === 'uint8') ||
+      (dt === 'float16' && own === 'uint16')
+    ) {
       return new NDArray(data, sh, dt);
     }
     return new NDArray(castData(data, own, dt), sh, dt);

@@ -12,9 +12,9 @@ describe('float16 conversions', () => {
     let checked = 0;
     for (let h = 0; h < 65536; h++) {
       const v = float16Value(h);
-      const isNaN = (h & 0x7c00) === 0x7c00 && (h & 0x3ff) !== 0;
-      expect(Number.isNaN(v)).toBe(isNaN);
-      if (isNaN) continue;
+      const nanBits = (h & 0x7c00) === 0x7c00 && (h & 0x3ff) !== 0;
+      expect(Number.isNaN(v)).toBe(nanBits);
+      if (nanBits) continue;
       if (float16Bits(v) !== h) expect([h, float16Bits(v)]).toEqual([h, h]);
       checked++;
     }

@@ -4,8 +4,8 @@
 import fc from 'fast-check';
 import { expect } from 'vitest';
 import { type DType, type TypedArray, typedArrayCtor } from '../../src/array/dtype.ts';
-import { LazyArray } from '../../src/array/lazy-array.ts';
 import { float16Bits } from '../../src/array/float16.ts';
+import { LazyArray } from '../../src/array/lazy-array.ts';
 import { cStrides, NDArray, shapeSize } from '../../src/array/ndarray.ts';
 
 /** A small deterministic PRNG (mulberry32) for test data. */

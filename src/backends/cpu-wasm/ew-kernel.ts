@@ -13,12 +13,7 @@ import {
 } from '../cpu-js/elementwise/elementwise.ts';
 import { exprKey } from '../cpu-js/elementwise/ew-codegen.ts';
 import type { EwParams, Expr } from '../cpu-js/elementwise/expr.ts';
-import {
-  compileEwLoop,
-  DIRECT_MIN_ELEMENTS,
-  OVERRUN_BYTES,
-  Unsupported,
-} from './ew-compile.ts';
+import { compileEwLoop, DIRECT_MIN_ELEMENTS, OVERRUN_BYTES, Unsupported } from './ew-compile.ts';
 import { scratchMemory } from './scratch.ts';
 import { compile, instantiateModule, sharedMemory, type WasmMemory } from './wasm-api.ts';
 
