@@ -129,13 +129,13 @@ const EXACT_OPS: Record<
   string,
   [number, (...a: LazyArray[]) => LazyArray, (...v: number[]) => number]
 > = {
-  add: [2, add, (a, b) => a! + b!],
-  subtract: [2, subtract, (a, b) => a! - b!],
-  multiply: [2, multiply, (a, b) => a! * b!],
-  divide: [2, divide, (a, b) => a! / b!],
-  sqrt: [1, sqrt, (a) => Math.sqrt(a!)],
-  negative: [1, negative, (a) => -a!],
-  maximum: [2, maximum, (a, b) => (a! !== a! || b! !== b! ? Number.NaN : Math.max(a!, b!))],
+  add: [2, (x, y) => add(x!, y!), (a, b) => a! + b!],
+  subtract: [2, (x, y) => subtract(x!, y!), (a, b) => a! - b!],
+  multiply: [2, (x, y) => multiply(x!, y!), (a, b) => a! * b!],
+  divide: [2, (x, y) => divide(x!, y!), (a, b) => a! / b!],
+  sqrt: [1, (x) => sqrt(x!), (a) => Math.sqrt(a!)],
+  negative: [1, (x) => negative(x!), (a) => -a!],
+  maximum: [2, (x, y) => maximum(x!, y!), (a, b) => Math.max(a!, b!)],
 };
 
 function randomChain(r: () => number, depth: number, inputs: number): Node {
