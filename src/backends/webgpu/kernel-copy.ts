@@ -5,7 +5,7 @@ import { cStrides, shapeSize } from '../../array/ndarray.ts';
 import { DTypeError } from '../../errors.ts';
 import type { GetitemParams, MergePiece } from '../cpu-js/layout/gather.ts';
 import type { StridedSelection } from '../cpu-js/layout/slice.ts';
-import { isByteDtype } from './gpu-dtype.ts';
+import { isPackedDtype } from './gpu-dtype.ts';
 import type { GpuRuntime, GpuTensor } from './runtime.ts';
 
 // meta: n, nd, count[nd], srcOffset, srcStrides[nd] (i32), dstOffset, dstStrides[nd]
@@ -35,9 +35,9 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) 
 }`;
 
 function words(kernel: string, x: GpuTensor): void {
-  if (isByteDtype(x.dtype)) {
+  if (isPackedDtype(x.dtype)) {
     throw new DTypeError(
-      `${kernel}: ${x.dtype} blocks are packed bytes; the GPU copies 32-bit words only`,
+      `${kernel}: ${x.dtype} blocks are packed several to a word; the GPU copies 32-bit words only`,
     );
   }
 }
