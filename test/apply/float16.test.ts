@@ -31,6 +31,7 @@ import {
   negative,
   ones,
   promoteTypes,
+  random,
   rechunk,
   reshape,
   resultType,
@@ -121,6 +122,20 @@ describe('float16 storage', () => {
     expect(f.toArray()).toEqual([refRound16(0.1), refRound16(0.1)]);
     const r = await compute(arange(0, 3, 0.5, { dtype: 'float16', chunks: 2 }), SYNC);
     expect(r.toArray()).toEqual([0, 0.5, 1, 1.5, 2, 2.5]);
+    // Sources read tile by tile by a fused reduction store float16 bits too.
+    const s = await compute(sum(full([300], 0.1, { dtype: 'float16', chunks: 128 })), SYNC);
+    expectHalf(s, [refRound16(300 * refRound16(0.1))], 1);
+    const a = await compute(sum(arange(0, 64, 1, { dtype: 'float16', chunks: 20 })), SYNC);
+    expectHalf(a, [2016], 0);
+  });
+
+  it('random refuses float16 with a DTypeError naming the call', () => {
+    expect(() => random.uniform([3], { dtype: 'float16' })).toThrow(
+      expect.objectContaining({
+        _tag: 'DTypeError',
+        message: expect.stringMatching(/^random\.uniform: dtype 'float16'/),
+      }),
+    );
   });
 });
 

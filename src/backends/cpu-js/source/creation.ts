@@ -52,20 +52,23 @@ function fillWith(out: TypedArray, dtype: DType, value: (i: number) => number): 
 }
 
 /**
+ * What a block of `dtype` stores for the fill value `v`: 0/1 for bool, the bits for float16.
+ * @example
+ * storedFill(1, 'float16'); // 0x3c00
+ */
+export function storedFill(v: number, dtype: DType): number {
+  if (dtype === 'bool') return v !== 0 ? 1 : 0;
+  return dtype === 'float16' ? float16Bits(v) : v;
+}
+
+/**
  * A block of `shape` filled with `value` (cast to `dtype` as a typed-array store casts).
  * @example
  * fullBlock({ shape: [2], value: 7, dtype: 'int8' }).toArray(); // [7, 7]
  */
 export function fullBlock(p: FullParams): NDArray {
   const out = allocate(p.dtype, shapeSize(p.shape));
-  const v =
-    p.dtype === 'bool'
-      ? p.value !== 0
-        ? 1
-        : 0
-      : p.dtype === 'float16'
-        ? float16Bits(p.value)
-        : p.value;
+  const v = storedFill(p.value, p.dtype);
   if (!Object.is(v, 0)) out.fill(v);
   return new NDArray(out, p.shape, p.dtype);
 }
