@@ -304,6 +304,9 @@ describe('float16 reductions and contractions (float32 inside, rounded once)', (
         1,
       );
       expectHalf(await compute(sum(x), SYNC), [refRound16(f32sum(v))], 1);
+      // A float16 chain fused into the reduction rounds per node, then sums in float32.
+      const tripled = cols.map((c) => refRound16(f32sum(c.map((t) => refRound16(t * 3)))));
+      expectHalf(await compute(sum(multiply(x, 3), { axis: 0 }), SYNC), tripled, 1);
       expectHalf(
         await compute(mean(x, { axis: 0 }), SYNC),
         cols.map((c) => refRound16(f32sum(c) / m)),
