@@ -140,8 +140,8 @@ export function ndarray(
     const own = dtypeOfTypedArray(data);
     if (
       own === dt ||
-      (dt === 'bool' && own === 'uint8') ||
-      (dt === 'float16' && own === 'uint16')
+      (dt === 'bool' && data instanceof Uint8Array) ||
+      (dt === 'float16' && data instanceof Uint16Array)
     ) {
       return new NDArray(data, sh, dt);
     }
