@@ -51,7 +51,7 @@ function truthy(v: Val): string {
   return `(${v.code} != ${wgslType('ew', v.type)}(0))`;
 }
 
-/** The dtype a comparison runs in on the GPU: float32 for any float (float64 included). */
+/** The dtype a comparison runs in on the GPU: float32 for any float but float16 (float64 included). */
 function comparisonDtype(args: readonly Val[]): DType {
   const rt = resultType(...args.map((a) => (a.type === 'weak' ? 0.5 : a.type)));
   const typed = args.filter((a) => a.type !== 'weak').map((a) => a.type as DType);
@@ -60,7 +60,8 @@ function comparisonDtype(args: readonly Val[]): DType {
     const weakInts = args.every((a) => a.type !== 'weak' || Number.isInteger(a.value));
     const t0 = typed[0];
     if (weakInts && typed.length === 1 && t0 !== undefined && kindOf(t0) !== 'float') return t0;
-    return 'float32';
+    // float16 (with weak scalars rounded to float16, as on the CPU) compares exactly in f32.
+    return rt === 'float16' ? rt : 'float32';
   }
   return rt;
 }

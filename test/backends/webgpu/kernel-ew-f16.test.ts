@@ -121,9 +121,17 @@ describe.skipIf(!hasGpu)('webgpu float16 ew', () => {
       node('where', [node('greater', [x0, x1], 'bool'), x0, x1]),
       [[31], [31]],
     ],
+    [
+      'where(a == 0.1, b, a)',
+      node('where', [node('equal', [x0, { const: 0.1 }], 'bool'), x1, x0]),
+      [[31], [31]],
+    ],
   ];
   it.each(exactCases)('%s matches the CPU bit for bit', async (_name, expr, shapes) => {
     const inputs = shapes.map((s) => randomHalf(s, 30));
+    // Values a weak 0.1 compares equal to once rounded to float16.
+    inputs[0]!.data[1] = float16Bits(0.1);
+    inputs[0]!.data[2] = float16Bits(0.1) + 1;
     const params = { expr, dtype: H };
     const want = evaluateExpr(inputs, params);
     const got = await run(params, inputs);
