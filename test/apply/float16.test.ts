@@ -5,6 +5,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { float16Value } from '../../src/array/float16.ts';
 import {
+  abs,
   add,
   arange,
   argmax,
@@ -376,6 +377,19 @@ describe('float16 data moves keep the bits', () => {
     expect(Array.from(c.data)).toEqual([...bits, ...bits]);
     const k = await compute(take(x, [5, 0], { axis: 0 }), SYNC);
     expect(Array.from(k.data)).toEqual([...bits.slice(20, 24), ...bits.slice(0, 4)]);
+  });
+});
+
+describe('float16 on worker threads', () => {
+  it('a chain and a reduction give the same bits as the sync scheduler', async () => {
+    const { x } = randomHalf([40, 30], 31);
+    const y = sqrt(abs(subtract(multiply(x, x), 3)));
+    const threads = { scheduler: 'threads', workers: 2 } as const;
+    for (const z of [y, sum(y, { axis: 1 })]) {
+      const [a, b] = [await compute(z, threads), await compute(z, SYNC)];
+      expect(a.dtype).toBe('float16');
+      expect(Array.from(a.data)).toEqual(Array.from(b.data));
+    }
   });
 });
 
