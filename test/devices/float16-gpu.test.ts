@@ -7,13 +7,16 @@ import { float16Bits, float16Value } from '../../src/array/float16.ts';
 import { checkDeviceDType } from '../../src/devices/device-scope.ts';
 import {
   abs,
+  astype,
   compute,
   exp,
   fromArray,
+  greater,
   type LazyArray,
   matmul,
   max,
   ndarray,
+  rechunk,
   shutdown,
   sqrt,
   sum,
@@ -86,6 +89,22 @@ describe.runIf(hasGpu)('float16 on the GPU', () => {
     ['exp(x / 4)', (a) => exp(a.div(4))],
   ])('%s agrees within one ulp', async (_what, f) => {
     await agree(x, f, 1);
+  });
+
+  test.each<[string, (a: LazyArray) => LazyArray]>([
+    ['x.get("1:8:3, ::-2")', (a) => a.get('1:8:3, ::-2')],
+    ['x.get("..., 3")', (a) => a.get('..., 3')],
+    ['rechunk to [2, 3]', (a) => rechunk(a, [2, 3])],
+    ['x[2:7] of uint8', (a) => astype(a.mul(10), 'uint8').get('2:7')],
+    ['rechunk of bool', (a) => rechunk(greater(a, 0), [3, 4])],
+  ])('%s moves the bits on the device', async (_what, f) => {
+    const onGpu = f(toDevice(x, 'gpu'));
+    expect(onGpu.device).toBe('gpu');
+    expect(onGpu.layer.backend?.name).toBe('webgpu');
+    const [g, c] = [await compute(onGpu, { allowTransfer: true }), await compute(f(x))];
+    expect(g.dtype).toBe(c.dtype);
+    expect(g.shape).toEqual(c.shape);
+    expect(Array.from(g.data)).toEqual(Array.from(c.data));
   });
 
   test('sum and max over an axis, and matmul, run on the device in float32', async () => {

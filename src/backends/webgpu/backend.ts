@@ -6,7 +6,7 @@ import type { DType } from '../../array/dtype.ts';
 import { knownNoGpu } from '../../devices/probe.ts';
 import type { Backend, OpMeta, Verdict } from '../../dispatch/types.ts';
 import { VERSION } from '../../version.ts';
-import { GPU_DTYPES, isPackedDtype } from './gpu-dtype.ts';
+import { GPU_DTYPES } from './gpu-dtype.ts';
 
 /** Kernels the GPU worker runs (the router runs 'to-device', 'passthrough', 'pick', 'fused'). */
 export const WEBGPU_KERNELS = [
@@ -30,8 +30,18 @@ export const WEBGPU_KERNELS = [
 ] as const;
 
 const REDUCE_OPS = new Set(['sum', 'prod', 'mean', 'min', 'max']);
-/** The kernels that decode float16 bits (elementwise shaders) or only move whole tensors. */
-const FLOAT16_OPS = new Set(['ew', 'transpose', 'to-device', 'passthrough', 'pick', 'fused']);
+/** The kernels that decode float16 bits (elementwise shaders) or move packed words whole. */
+const FLOAT16_OPS = new Set([
+  'ew',
+  'transpose',
+  'slice',
+  'getitem',
+  'rechunk-merge',
+  'to-device',
+  'passthrough',
+  'pick',
+  'fused',
+]);
 
 function dtypeVerdict(d: DType, what: string): Verdict {
   if (GPU_DTYPES.includes(d)) return true;
@@ -62,9 +72,6 @@ export function webgpuCanRun(op: string, meta: OpMeta): Verdict {
     }
   }
   if (op === 'matmul' && meta.dtype !== 'float32') return 'GPU matmul is float32 only';
-  if ((op === 'slice' || op === 'rechunk-merge') && isPackedDtype(meta.dtype)) {
-    return `GPU copies move 32-bit words; ${meta.dtype} blocks are packed ${meta.dtype === 'float16' ? 'two' : 'four'} to a word`;
-  }
   const half = meta.dtype === 'float16' || meta.inputs.some((i) => i.dtype === 'float16');
   if (half && !FLOAT16_OPS.has(op)) {
     // Graphs widen float16 to float32 before these kernels (apply/float16-widen.ts).

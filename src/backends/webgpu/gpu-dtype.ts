@@ -28,7 +28,7 @@ export const isByteDtype = (d: DType): boolean => d === 'uint8' || d === 'bool';
 /** Elements per 32-bit word: 4 for bytes, 2 for float16, 1 otherwise. */
 export const elementsPerWord = (d: DType): number => (isByteDtype(d) ? 4 : d === 'float16' ? 2 : 1);
 
-/** True for dtypes packed several to a word (the word-copy kernels cannot move them). */
+/** True for dtypes packed several to a word (copies write whole words: kernel-copy-packed). */
 export const isPackedDtype = (d: DType): boolean => elementsPerWord(d) > 1;
 
 /**
