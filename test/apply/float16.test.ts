@@ -371,6 +371,10 @@ describe('float16 data moves keep the bits', () => {
     const t = await compute(transpose(x), SYNC);
     expect(t.dtype).toBe('float16');
     expect(t.get(3, 5)).toBe(dense.get(5, 3));
+    // NaN payloads and signs survive a transposed copy.
+    const nans = Uint16Array.of(0x7c01, 0xfe00, 0x7fff, 0x3c00, 0x7e00, 0xfc01);
+    const tn = await compute(transpose(fromArray(ndarray(nans, [2, 3], 'float16'))), SYNC);
+    expect(Array.from(tn.data)).toEqual([0x7c01, 0x3c00, 0xfe00, 0x7e00, 0x7fff, 0xfc01]);
     expect(Array.from((await compute(reshape(x, [4, 6]), SYNC)).data)).toEqual(bits);
     expect(Array.from((await compute(rechunk(x, [5, 3]), SYNC)).data)).toEqual(bits);
     const c = await compute(concat([x, x], { axis: 0 }), SYNC);

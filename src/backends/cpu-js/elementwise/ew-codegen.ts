@@ -303,7 +303,12 @@ export function loopSource(spec: LoopSpec): string {
   const root = b.emit(spec.expr, true);
   let result = root.code;
   if (root.type !== spec.outDtype && spec.outDtype === 'bool') result = castCode(result, 'bool');
-  if (spec.outDtype === 'float16') result = `H.f16Bits(${result})`;
+  if (spec.outDtype === 'float16') {
+    // A float16 input copied as is (a strided view) keeps its bits, NaN payloads included.
+    const e = spec.expr;
+    const raw = 'in' in e && spec.inputDtypes[e.in] === 'float16';
+    result = raw ? `v${e.in}` : `H.f16Bits(${result})`;
+  }
   const used = [...b.usedInputs].sort((p, q) => p - q);
   const general = used.filter((k) => spec.modes[k] === 'g');
   const head = used.map((k) => `const a${k} = ins[${k}];`);
