@@ -6,6 +6,7 @@
 //   npm run bench -- distributed      (starts its own redis-server; skipped without one)
 
 import { spawn, spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import {
   compute,
   configure,
@@ -27,6 +28,8 @@ const redis = spawn('redis-server', ['--port', String(PORT), '--save', '', '--ap
 });
 await new Promise((r) => setTimeout(r, 300));
 configure({ redis: `redis://127.0.0.1:${PORT}` });
+// jobs are signed: its worker and its computes share a secret made for this run
+process.env.TESSERA_SECRET ??= randomBytes(32).toString('hex');
 const worker = await startDistributedWorker({ workers: 2 });
 
 const cases = [

@@ -1,8 +1,14 @@
 #!/usr/bin/env node
-// The `tessera` command (demo, worker). The package ships TypeScript: register tsx, then run
-// the CLI from its source.
+// The `tessera` command (demo, info, worker). Installed, it runs the built CLI in dist/; in a
+// checkout (the sources are there) it runs them through tsx, a devDependency, so it is never stale.
 
-import { register } from 'tsx/esm/api';
+import { existsSync } from 'node:fs';
 
-register();
-await import(new URL('../src/cli/main.ts', import.meta.url).href);
+const source = new URL('../src/cli/main.ts', import.meta.url);
+if (existsSync(source)) {
+  const { register } = await import('tsx/esm/api');
+  register();
+  await import(source.href);
+} else {
+  await import(new URL('../dist/cli/main.js', import.meta.url).href);
+}

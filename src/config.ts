@@ -1,6 +1,8 @@
 // Global configuration: defaults every operation reads when a call does not say otherwise.
 // One mutable object, set with `configure()`; tests restore it with `resetConfig()`.
 
+import { checkConfigPatch } from './config-check.ts';
+
 /**
  * Where compute() runs tasks: inline ('sync'), on worker threads sharing memory ('threads'),
  * in child processes that isolate native crashes ('processes'), or on a cluster.
@@ -20,6 +22,16 @@ export interface Config {
   backendPriority: string[];
   /** Redis of the 'distributed' scheduler (default: env TESSERA_REDIS_URL, or localhost). */
   redis: string;
+  /**
+   * After a compute is aborted or times out, how long (ms) a pool worker may keep running one
+   * of its tasks before it is terminated and replaced (default 1000).
+   */
+  abortGraceMs: number;
+  /**
+   * The most blocks one array's chunk grid may have (default 10 million): a larger grid is a
+   * ChunkError when the array is built, before any per-block work.
+   */
+  maxTasks: number;
 }
 
 const defaults: Config = {
@@ -29,6 +41,8 @@ const defaults: Config = {
   splitEvery: 4,
   backendPriority: [],
   redis: process.env.TESSERA_REDIS_URL ?? 'redis://127.0.0.1:6379',
+  abortGraceMs: 1000,
+  maxTasks: 10_000_000,
 };
 
 /** The live configuration. Read it; change it with `configure()`. */
@@ -40,7 +54,12 @@ export const config: Config = { ...defaults, backendPriority: [...defaults.backe
  * configure({ chunkBytes: 16 * 2 ** 20 });
  */
 export function configure(patch: Partial<Config>): Config {
-  Object.assign(config, patch);
+  checkConfigPatch(patch);
+  Object.assign(
+    config,
+    patch,
+    patch.backendPriority ? { backendPriority: [...patch.backendPriority] } : {},
+  );
   return config;
 }
 

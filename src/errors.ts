@@ -90,9 +90,29 @@ export class WorkerCrashedError extends TesseraError {
   }
 }
 
-/** A compute was cancelled through its AbortSignal. */
+/** An optional package a feature needs (bullmq and ioredis for 'distributed') is not installed. */
+export class MissingPackageError extends TesseraError {
+  override readonly _tag = 'MissingPackageError';
+  readonly packageName: string;
+  constructor(caller: string, packageName: string, install: string) {
+    super(
+      `${caller}: needs the optional package '${packageName}', which is not installed: ${install}`,
+    );
+    this.packageName = packageName;
+  }
+}
+
+/** A compute was cancelled through its AbortSignal; `cause` is the signal's abort reason. */
 export class CancelledError extends TesseraError {
   override readonly _tag = 'CancelledError';
+}
+
+/**
+ * A compute ran past its `timeout` (or its signal aborted with a TimeoutError reason, as
+ * AbortSignal.timeout's does); `cause` is that reason.
+ */
+export class TimeoutError extends TesseraError {
+  override readonly _tag = 'TimeoutError';
 }
 
 /** Narrow an unknown value to a tessera error, optionally of one tag. */

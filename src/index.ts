@@ -133,7 +133,16 @@ export {
 export * from './errors.ts';
 export { type FromNpyOptions, fromNpy } from './io/npy.ts';
 export { type FromZarrOptions, fromZarr, type ToZarrOptions, toZarr } from './io/zarr.ts';
-export { defineKernels } from './kernels/define-kernels.ts';
+export {
+  type CodePolicy,
+  type CodePolicyOptions,
+  createCodePolicy,
+} from './kernels/code-policy.ts';
+export {
+  defineKernels,
+  type KernelHandle,
+  type KernelLocation,
+} from './kernels/define-kernels.ts';
 export { VERSION } from './version.ts';
 export { DistributedExecutor, type DistributedOptions } from './workers/distributed.ts';
 export {

@@ -15,7 +15,7 @@ import { normalizeAxes } from './axis-args.ts';
  * expandDims(zeros([3, 4]), { axis: [0, -1] }).shape; // [1, 3, 4, 1]
  */
 export function expandDims(x: ArrayLike, opts: { axis: number | readonly number[] }): LazyArray {
-  const a = asLazy(x);
+  const a = asLazy(x, 'expandDims');
   const count = Array.isArray(opts?.axis) ? opts.axis.length : 1;
   const axes = normalizeAxes('expandDims', opts?.axis, a.ndim + count).sort((p, q) => p - q);
   const chunks: Size[][] = a.chunks.map((c) => [...c]);
@@ -42,7 +42,7 @@ export function expandDims(x: ArrayLike, opts: { axis: number | readonly number[
  * squeeze(zeros([1, 3, 1])).shape; // [3]
  */
 export function squeeze(x: ArrayLike, opts: { axis?: number | readonly number[] } = {}): LazyArray {
-  const a = asLazy(x);
+  const a = asLazy(x, 'squeeze');
   const shape = a.shape;
   let axes: number[];
   if (opts.axis === undefined) {
@@ -88,7 +88,7 @@ export function flip(
   x: ArrayLike,
   opts: { axis?: number | readonly number[] | null } = {},
 ): LazyArray {
-  const a = asLazy(x);
+  const a = asLazy(x, 'flip');
   const axes =
     opts.axis === undefined || opts.axis === null
       ? a.chunks.map((_, ax) => ax)
@@ -119,7 +119,7 @@ export function flip(
  * broadcastTo(fromArray([1, 2, 3]), [4, 3]).chunks; // [[4], [3]]
  */
 export function broadcastTo(x: ArrayLike, shape: readonly number[]): LazyArray {
-  const a = asLazy(x);
+  const a = asLazy(x, 'broadcastTo');
   checkTargetShape(shape);
   const lead = shape.length - a.ndim;
   if (lead < 0) {

@@ -10,7 +10,10 @@ import { ValueError } from '../errors.ts';
  * normalizeAxis('flip', -1, 3); // 2
  */
 export function normalizeAxis(fn: string, axis: unknown, ndim: number): number {
-  if (typeof axis !== 'number' || !Number.isInteger(axis) || axis < -ndim || axis >= ndim) {
+  if (typeof axis !== 'number' || !Number.isInteger(axis)) {
+    throw new ValueError(`${fn}: axis ${formatValue(axis)} is not an integer`);
+  }
+  if (axis < -ndim || axis >= ndim) {
     throw new ValueError(
       `${fn}: axis ${formatValue(axis)} is out of bounds for an array of dimension ${ndim}`,
     );

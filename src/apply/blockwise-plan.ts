@@ -17,9 +17,12 @@ export type BlockwiseInput =
 /** How an output index's chunks change: every chunk one size, a map of sizes, or explicit sizes. */
 export type AdjustChunks = number | ((c: number) => number) | readonly number[];
 
+/** A new output axis: its length (one chunk), or its chunk sizes (one block each). */
+export type NewAxis = number | readonly number[];
+
 export interface BlockwisePlanOptions {
-  /** Output letters absent from the inputs, with their lengths (one chunk each). */
-  readonly newAxes?: Readonly<Record<string, number>>;
+  /** Output letters absent from the inputs: a length (one chunk) or explicit chunk sizes. */
+  readonly newAxes?: Readonly<Record<string, NewAxis>>;
   readonly adjustChunks?: Readonly<Record<string, AdjustChunks>>;
   /** Rechunk arrays sharing a letter to their common chunks (default true). */
   readonly alignArrays?: boolean;
@@ -163,7 +166,12 @@ export function planBlockwise(
         `${fn}: new axis '${l}' must be in the output index '${outIndex}' and in no input index`,
       );
     }
-    checkSize(fn, l, n);
+    if (Array.isArray(n)) {
+      if (n.length === 0) {
+        throw new ValueError(`${fn}: new axis '${l}' has no chunks; give its length or sizes`);
+      }
+      for (const c of n) checkSize(fn, l, c);
+    } else checkSize(fn, l, n);
   }
   for (const l of outIndex) {
     if (!letters.has(l) && !(l in newAxes)) {
@@ -181,7 +189,9 @@ export function planBlockwise(
   }
   const aligned = align ? alignInputs(inputs, letterChunks) : [...inputs];
   const outChunks = [...outIndex].map((l) => {
-    const base = l in newAxes ? [newAxes[l]!] : letterChunks.get(l)!;
+    const given = newAxes[l];
+    const base =
+      given === undefined ? letterChunks.get(l)! : typeof given === 'number' ? [given] : given;
     const spec = opts.adjustChunks?.[l];
     return spec === undefined ? [...base] : adjust(fn, l, base, spec);
   });

@@ -19,12 +19,13 @@ import {
   type BlockwiseInput,
   type BlockwisePlan,
   inputBlock,
+  type NewAxis,
   planBlockwise,
 } from './blockwise-plan.ts';
 import { checkIsolate, type PlacementOptions } from './placement.ts';
 
 export type { BlockInfo, BlockLocation } from '../backends/cpu-js/apply/blockwise.ts';
-export type { AdjustChunks } from './blockwise-plan.ts';
+export type { AdjustChunks, NewAxis } from './blockwise-plan.ts';
 
 /** A user kernel: receives blocks (or values), then kwargs if given, then `blockInfo`. */
 export type BlockwiseFn = (...args: never[]) => unknown;
@@ -32,8 +33,11 @@ export type BlockwiseFn = (...args: never[]) => unknown;
 export interface BlockwiseOptions extends PlacementOptions {
   /** dtype of the result (required: the kernel is never run to find it). */
   readonly dtype: DType;
-  /** Output letters absent from the inputs, with their lengths (one chunk each). */
-  readonly newAxes?: Readonly<Record<string, number>>;
+  /**
+   * Output letters absent from the inputs: a length (one chunk), or explicit chunk sizes
+   * (`{ q: [1, 1] }`: two blocks along q, the kernel called for each).
+   */
+  readonly newAxes?: Readonly<Record<string, NewAxis>>;
   /** Output chunk sizes per letter: one size for every block, a map, or explicit sizes. */
   readonly adjustChunks?: Readonly<Record<string, AdjustChunks>>;
   /** Concatenate the blocks of contracted letters into one block (default: nested lists). */
@@ -104,7 +108,7 @@ function parsePairs(fn: string, pairs: readonly unknown[]): BlockwiseInput[] {
       throw new ValueError(
         `${fn}: ${describe(value)} with index '${index}' is not an array; pass null as its index`,
       );
-    } else out.push({ array: asLazy(value as ArrayData), index });
+    } else out.push({ array: asLazy(value as ArrayData, fn), index });
   }
   return out;
 }

@@ -1,6 +1,7 @@
 // concat and stack: arrays joined along an axis, block grids laid end to end.
 // Other axes are rechunked to their common refinement; each output block is one input block.
 
+import { checkOptions } from '../array/check-options.ts';
 import { resultType } from '../array/dtype.ts';
 import { type ArrayLike, asLazy } from '../array/from-array.ts';
 import { LazyArray } from '../array/lazy-array.ts';
@@ -22,8 +23,9 @@ import { reshape } from './reshape.ts';
  */
 export function concat(
   arrays: readonly ArrayLike[],
-  opts: { axis?: number | null } = {},
+  concatOpts?: { axis?: number | null },
 ): LazyArray {
+  const opts = checkOptions('concat', concatOpts);
   let xs = checkArrays('concat', arrays);
   let axis = opts.axis === undefined ? 0 : opts.axis;
   if (axis === null) {
@@ -47,7 +49,8 @@ export function concat(
  * @example
  * stack([zeros([2, 3]), ones([2, 3])], { axis: -1 }).shape; // [2, 3, 2]
  */
-export function stack(arrays: readonly ArrayLike[], opts: { axis?: number } = {}): LazyArray {
+export function stack(arrays: readonly ArrayLike[], stackOpts?: { axis?: number }): LazyArray {
+  const opts = checkOptions('stack', stackOpts);
   const xs = checkArrays('stack', arrays);
   const shape = xs[0]!.shape;
   for (const x of xs) {
@@ -68,7 +71,7 @@ function checkArrays(fn: string, arrays: readonly ArrayLike[]): LazyArray[] {
   if (!Array.isArray(arrays) || arrays.length === 0) {
     throw new ValueError(`${fn}: needs a non-empty list of arrays, got ${formatValue(arrays)}`);
   }
-  return arrays.map((x) => asLazy(x));
+  return arrays.map((x) => asLazy(x, fn));
 }
 
 function shapesOf(xs: readonly LazyArray[]): string {

@@ -1,6 +1,7 @@
 // cumsum: a scan inside every block, a sequential chain of carries between blocks along
 // the axis, and an add of each block's carry (Dask's cumreduction, method 'sequential').
 
+import { checkOptions } from '../array/check-options.ts';
 import { checkDType, type DType, kindOf } from '../array/dtype.ts';
 import { type ArrayLike, asLazy } from '../array/from-array.ts';
 import { LazyArray } from '../array/lazy-array.ts';
@@ -55,8 +56,9 @@ function carryLayers(totals: Layer, axis: number, dtype: DType): Layer[] {
  * @example
  * await compute(cumsum(fromArray([1, 2, 3, 4], { chunks: 2 }))); // [1, 3, 6, 10]
  */
-export function cumsum(x: ArrayLike, opts: CumsumOptions = {}): LazyArray {
-  const a = asLazy(x);
+export function cumsum(x: ArrayLike, cumsumOpts?: CumsumOptions): LazyArray {
+  const opts = checkOptions('cumsum', cumsumOpts);
+  const a = asLazy(x, 'cumsum');
   if (a.ndim === 0) throw new ShapeError('cumsum: x must have at least one axis, got a 0-d array');
   if (opts.axis === undefined && a.ndim > 1) {
     throw new ValueError(

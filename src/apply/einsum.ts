@@ -8,6 +8,7 @@ import type { EinsumParams } from '../backends/cpu-js/linalg/einsum.ts';
 import { formatTuple } from '../chunking/format.ts';
 import type { Size } from '../chunking/types.ts';
 import { ShapeError, ValueError } from '../errors.ts';
+import { broadcastTo } from './axes.ts';
 import { planBlockwise } from './blockwise-plan.ts';
 import { contraction } from './contraction.ts';
 import { viaFloat32 } from './float16-widen.ts';
@@ -67,6 +68,31 @@ export function parseSubscripts(subscripts: string, ranks: readonly number[]): E
   return { terms, out };
 }
 
+/**
+ * Operands with size 1 on a letter another operand has larger, broadcast to it (NumPy's
+ * einsum broadcasts such axes); a letter repeated within one term (a diagonal) is left alone.
+ */
+function broadcastLetters(terms: readonly string[], arrays: readonly LazyArray[]): LazyArray[] {
+  const sizes = new Map<string, number>();
+  terms.forEach((t, i) => {
+    [...t].forEach((l, ax) => {
+      const n = arrays[i]!.shape[ax];
+      if (typeof n === 'number' && n !== 1 && !sizes.has(l)) sizes.set(l, n);
+    });
+  });
+  return arrays.map((a, i) => {
+    const t = terms[i]!;
+    const shape = a.shape;
+    const target = [...t].map((l, ax) =>
+      shape[ax] === 1 && sizes.has(l) && t.indexOf(l) === t.lastIndexOf(l)
+        ? sizes.get(l)!
+        : shape[ax],
+    );
+    if (target.every((n, ax) => n === shape[ax]) || target.some((n) => n === null)) return a;
+    return broadcastTo(a, target as number[]);
+  });
+}
+
 /** Every letter must have one size across operands (unknown sizes are left to alignment). */
 function checkSizes(terms: readonly string[], arrays: readonly LazyArray[]): void {
   const sizes = new Map<string, Size>();
@@ -88,7 +114,8 @@ function checkSizes(terms: readonly string[], arrays: readonly LazyArray[]): voi
 /**
  * Einstein summation: `einsum('ij,jk->ik', a, b)` is the matrix product. Letters missing from
  * the output are summed; without '->' the output is the letters used once, sorted. A letter
- * repeated within one operand takes its diagonal ('ii->i'). dtypes promote.
+ * repeated within one operand takes its diagonal ('ii->i'). An axis of size 1 broadcasts
+ * against the same letter's size elsewhere, as in NumPy. dtypes promote.
  * @example
  * einsum('ij,jk->ik', a, b); // matmul(a, b)
  * einsum('i,i->', x, y); // dot product, 0-d
@@ -100,14 +127,15 @@ export function einsum(subscripts: string, ...operands: ArrayLike[]): LazyArray 
   }
   if (operands.length === 0)
     throw new ValueError(`einsum: '${subscripts}' needs at least one operand`);
-  const arrays = operands.map((x) => asLazy(x));
-  if (arrays.some((a) => a.dtype === 'float16')) {
-    return viaFloat32(arrays, (wide) => einsum(subscripts, ...wide));
+  const given = operands.map((x) => asLazy(x, 'einsum'));
+  if (given.some((a) => a.dtype === 'float16')) {
+    return viaFloat32(given, (wide) => einsum(subscripts, ...wide));
   }
   const { terms, out } = parseSubscripts(
     subscripts,
-    arrays.map((a) => a.ndim),
+    given.map((a) => a.ndim),
   );
+  const arrays = broadcastLetters(terms, given);
   checkSizes(terms, arrays);
   const dtype = resultType(...arrays.map((a) => a.dtype));
   const plan = planBlockwise(

@@ -155,7 +155,7 @@ function clipOp(x: Operand, min?: Operand | null, max?: Operand | null): LazyArr
   const ops: Operand[] = [x];
   if (min !== undefined && min !== null) ops.push(min);
   if (max !== undefined && max !== null) ops.push(max);
-  if (ops.length === 1) return asLazy(x as Exclude<Operand, number | boolean>);
+  if (ops.length === 1) return asLazy(x as Exclude<Operand, number | boolean>, 'clip');
   const hasMin = min !== undefined && min !== null;
   return elementwise('clip', ops, (args) => {
     const d = promoted(args);
@@ -187,7 +187,7 @@ export function astype(x: Operand, dtype: DType, opts?: CallOptions): LazyArray 
 function astypeOp(x: Operand, dtype: DType): LazyArray {
   const d = checkDType('astype', dtype);
   if (typeof x !== 'number' && typeof x !== 'boolean') {
-    const a = asLazy(x);
+    const a = asLazy(x, 'astype');
     if (a.dtype === d) return a;
   }
   return elementwise('astype', [x], ([a]) => ({ expr: node('astype', [a!.leaf], d), dtype: d }));

@@ -65,7 +65,7 @@ export function elementwise(
   const ewArgs = args.map((v, i): EwArg => {
     checkOperand(fn, v, i);
     if (isScalar(v)) return { leaf: { const: Number(v) }, type: v };
-    const a = asLazy(v);
+    const a = asLazy(v, fn);
     let k = inputs.findIndex((x) => x.name === a.name);
     if (k < 0) k = inputs.push(a) - 1;
     return { leaf: { in: k }, type: a.dtype };

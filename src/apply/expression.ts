@@ -247,7 +247,9 @@ export function elementwise(expr: string, opts: ElementwiseOptions): LazyArray {
     throw new ValueError(`${FN}: options need 'inputs', a record of named arrays`);
   }
   const dtype = opts.dtype === undefined ? undefined : checkDType(FN, opts.dtype);
-  const inputs = new Map(Object.entries(opts.inputs).map(([k, v]) => [k, asLazy(v)] as const));
+  const inputs = new Map(
+    Object.entries(opts.inputs).map(([k, v]) => [k, asLazy(v, 'elementwise')] as const),
+  );
   let ast: Node;
   try {
     ast = parseExpressionAt(expr, 0, { ecmaVersion: 2022 });

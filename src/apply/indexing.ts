@@ -1,67 +1,53 @@
 // Public indexing: x.get (NumPy syntax, basic slicing plus one integer array via take),
 // x.mask (boolean selection of unknown length) and x.set (a new array with a region replaced).
 
-import { isInteger, itemsize, type Scalar } from '../array/dtype.ts';
+import { itemsize, type Scalar } from '../array/dtype.ts';
 import { type ArrayLike, asLazy } from '../array/from-array.ts';
 import { LazyArray } from '../array/lazy-array.ts';
-import { NDArray } from '../array/ndarray.ts';
 import { unravelBlock } from '../chunking/blocks.ts';
 import { formatTuple, formatValue } from '../chunking/format.ts';
-import { type IndexItem, parseIndex } from '../chunking/parse-index.ts';
+import type { IndexItem } from '../chunking/parse-index.ts';
 import { normalizeIndex, type SlicePiece, sliceChunks } from '../chunking/slicing.ts';
 import type { AxisChunkSpec, Chunks, Size } from '../chunking/types.ts';
 import { config } from '../config.ts';
 import { ChunkError, DTypeError, IndexError, ShapeError } from '../errors.ts';
 import { defineLayer } from '../graph/define-layer.ts';
 import type { BlockRef, TaskSpec } from '../graph/layer.ts';
+import { axisOfItem, type Index, type IndexArg, type Items, toItems } from './index-items.ts';
 import { rechunk } from './rechunk.ts';
 import { sliceNormalized } from './slicing.ts';
-import { takeWrapped } from './take.ts';
+import { takeLazy, takeWrapped } from './take.ts';
 
-/** One index item: an IndexItem, or a 1-D integer NDArray (an integer array). */
-export type IndexArg = IndexItem | NDArray;
-
-/** What x.get/x.set accept: NumPy text, one item, a tuple of items, or a bool LazyArray mask. */
-export type Index = string | IndexArg | readonly IndexArg[] | LazyArray;
-
-/** Index items from any accepted form; NDArrays become Int32Arrays. */
-function toItems(fn: string, index: Exclude<Index, LazyArray>): IndexItem[] {
-  const raw: readonly unknown[] =
-    typeof index === 'string' ? parseIndex(index, fn) : Array.isArray(index) ? index : [index];
-  return raw.map((item) => {
-    if (item instanceof LazyArray) {
-      throw new IndexError(
-        `${fn}: a lazy array ${item.name} inside an index tuple is not supported; a bool mask must be the whole index`,
-      );
-    }
-    if (!(item instanceof NDArray)) return item as IndexItem;
-    if (!isInteger(item.dtype) || item.ndim !== 1) {
-      throw new IndexError(
-        `${fn}: index array of dtype '${item.dtype}' and shape ${formatTuple(item.shape)} is not a 1-D integer array`,
-      );
-    }
-    return Int32Array.from(item.data);
-  });
-}
+export type { Index, IndexArg } from './index-items.ts';
 
 /**
  * Index `x` as NumPy does (`x.get(index)`): text (`'1:5, ::-1, None, ...'`), one item, or a
- * tuple of items: integers, slices `{ start, stop, step }`, `null` (new axis), `'...'`, and
- * at most one integer array (`number[]`, `Int32Array`, 1-D int NDArray) gathered with take.
- * A bool LazyArray of x's shape as the whole index is `mask(x, m)`. Bad indices raise
- * IndexError when the expression is built.
+ * tuple of items (also given as several arguments: `x.get(1, 2)` is `x.get([1, 2])`):
+ * integers, slices `{ start, stop, step }`, `null` (new axis), `'...'`, and at most one
+ * array along one axis: integers (`number[]`, `Int32Array`, a 1-D int NDArray or a lazy
+ * 1-D int array, read when the graph runs), or booleans of that axis' length (NumPy's
+ * `x[:, mask]`). A bool LazyArray of x's shape as the whole index is `mask(x, m)`. Bad
+ * indices raise IndexError when the expression is built.
  * @example
  * const x = arange(12, { chunks: 5 }).reshape([3, 4]);
  * getIndex(x, '1:, ::-2').shape; // [2, 2]
  * getIndex(x, [[2, 0], 1]).shape; // [2]
+ * getIndex(x, [{}, [true, false, true, true]]).shape; // [3, 3]
  */
-export function getIndex(x: ArrayLike, index: Index): LazyArray {
-  const a = asLazy(x);
+export function getIndex(x: ArrayLike, index: Index, ...more: IndexArg[]): LazyArray {
+  const a = asLazy(x, 'get');
+  if (more.length > 0) return getIndex(a, [index as IndexArg, ...more]);
   if (index instanceof LazyArray) return maskOf('get', a, index);
-  const items = toItems('get', index);
+  const { items, bool, lazy } = toItems('get', index);
+  if (lazy !== undefined) return lazyItem(a, items, lazy);
   const norm = normalizeIndex('get', items, a.shape);
   const arrayAxis = norm.axes.findIndex((s) => s.kind === 'array');
   if (arrayAxis < 0) return sliceNormalized(a, norm);
+  if (bool !== undefined && a.shape[arrayAxis] !== bool.length) {
+    throw new IndexError(
+      `get: bool index of length ${bool.length} does not match axis ${arrayAxis} of size ${a.shape[arrayAxis]}`,
+    );
+  }
   const sel = norm.axes[arrayAxis]!;
   const indices = sel.kind === 'array' ? sel.indices : [];
   // Basic part first, with ':' where the array was; then gather along that axis.
@@ -72,6 +58,25 @@ export function getIndex(x: ArrayLike, index: Index): LazyArray {
   const at = basic.outAxes.indexOf(arrayAxis);
   const front = norm.outAxes[0] === arrayAxis && at !== 0;
   return takeWrapped(y, Int32Array.from(indices), at, front);
+}
+
+/** `x[..., idx, ...]` for a lazy integer array idx: the basic part, then takeLazy. */
+function lazyItem(a: LazyArray, items: IndexItem[], lazy: NonNullable<Items['lazy']>): LazyArray {
+  const axis = axisOfItem('get', items, lazy.at, a.shape);
+  const basic = normalizeIndex('get', items, a.shape);
+  const y = sliceNormalized(a, basic);
+  const at = basic.outAxes.indexOf(axis);
+  const probe = normalizeIndex(
+    'get',
+    items.map((it, i) => (i === lazy.at ? [0] : it)),
+    a.shape,
+  );
+  if (probe.outAxes[0] === axis && at !== 0) {
+    throw new IndexError(
+      'get: a lazy index array separated from the other indexed axes by an integer is not supported; index in two steps',
+    );
+  }
+  return takeLazy('get', y, lazy.array, at);
 }
 
 /** Mask and array must agree in shape; unknown axes must share their chunks. */
@@ -134,7 +139,7 @@ function rowBands(fn: string, a: LazyArray): LazyArray {
  * await compute(y); // [7, 8, 9]
  */
 export function mask(x: ArrayLike, m: ArrayLike): LazyArray {
-  return maskOf('mask', asLazy(x), asLazy(m));
+  return maskOf('mask', asLazy(x, 'mask'), asLazy(m, 'mask'));
 }
 
 function maskOf(fn: string, x: LazyArray, m: LazyArray): LazyArray {
@@ -196,7 +201,7 @@ function maskSet(x: LazyArray, m: LazyArray, value: Scalar | ArrayLike): LazyArr
   checkMask('set', x, m);
   const mr = rechunk(m, x.chunks);
   const scalar = typeof value === 'number' || typeof value === 'boolean';
-  const v = scalar ? undefined : asLazy(value);
+  const v = scalar ? undefined : asLazy(value, 'set');
   if (v) checkBroadcast(v, x.shape);
   const vr = v ? alignValue(v, x.chunks) : undefined;
   const lead = x.ndim - (vr?.ndim ?? 0);
@@ -238,9 +243,14 @@ function piecesByBlock(pieces: readonly SlicePiece[]): Map<number, [number, Slic
  * setIndex(x, '1:3, ::3', 7); // rows 1-2, columns 0 and 3 set to 7
  */
 export function setIndex(x: ArrayLike, index: Index, value: Scalar | ArrayLike): LazyArray {
-  const a = asLazy(x);
+  const a = asLazy(x, 'set');
   if (index instanceof LazyArray) return maskSet(a, index, value);
-  const items = toItems('set', index);
+  const { items, lazy } = toItems('set', index);
+  if (lazy !== undefined) {
+    throw new IndexError(
+      `set: a lazy index array ${lazy.array.name} is not supported; use ints, slices, null and '...'`,
+    );
+  }
   for (const it of items) {
     if (Array.isArray(it) || it instanceof Int32Array) {
       throw new IndexError(
@@ -251,7 +261,7 @@ export function setIndex(x: ArrayLike, index: Index, value: Scalar | ArrayLike):
   const norm = normalizeIndex('set', items, a.shape);
   const plan = sliceChunks(a.chunks, norm.axes);
   const scalar = typeof value === 'number' || typeof value === 'boolean';
-  const v = scalar ? undefined : asLazy(value);
+  const v = scalar ? undefined : asLazy(value, 'set');
   if (v) checkBroadcast(v, norm.shape);
   if (norm.shape.includes(0)) return a;
   const byBlock = plan.axes.map((ax) => piecesByBlock(ax.pieces));

@@ -144,7 +144,7 @@ function splitArgs(args: unknown): { arrays: LazyArray[]; slots: ArgSlot[] } {
         `${FN}: argument ${i} is ${describe(a)}; expected an array, a number, a boolean or null`,
       );
     }
-    arrays.push(asLazy(a));
+    arrays.push(asLazy(a, 'lazyApply'));
     return { array: arrays.length - 1 };
   });
   if (arrays.length === 0) {

@@ -31,8 +31,8 @@ export function matmul(a: ArrayLike, b: ArrayLike, opts?: CallOptions): LazyArra
 }
 
 function matmulOf(a: ArrayLike, b: ArrayLike): LazyArray {
-  const x = asLazy(a);
-  const y = asLazy(b);
+  const x = asLazy(a, 'matmul');
+  const y = asLazy(b, 'matmul');
   if (x.dtype === 'float16' || y.dtype === 'float16') {
     return viaFloat32([x, y], ([p, q]) => matmulOf(p!, q!));
   }
@@ -116,8 +116,8 @@ export function tensordot(a: ArrayLike, b: ArrayLike, opts: TensordotOptions = {
 }
 
 function tensordotOf(a: ArrayLike, b: ArrayLike, opts: TensordotOptions): LazyArray {
-  const x = asLazy(a);
-  const y = asLazy(b);
+  const x = asLazy(a, 'tensordot');
+  const y = asLazy(b, 'tensordot');
   if (x.dtype === 'float16' || y.dtype === 'float16') {
     return viaFloat32([x, y], ([p, q]) => tensordotOf(p!, q!, opts));
   }

@@ -98,7 +98,7 @@ function chunkOverrides(
  */
 export function mapBlocks(fn: BlockwiseFn, ...args: [...unknown[], MapBlocksOptions]): LazyArray {
   const [values, opts] = splitOptions<MapBlocksOptions>('mapBlocks', args);
-  const arrays = values.filter(isArrayArg).map((v) => asLazy(v as ArrayData));
+  const arrays = values.filter(isArrayArg).map((v) => asLazy(v as ArrayData, 'mapBlocks'));
   if (arrays.length === 0) {
     throw new ValueError(
       `mapBlocks: at least one array argument is required (got ${values.length} values)`,

@@ -1,6 +1,7 @@
 // rechunk: change an array's chunking through the steps planRechunk chooses (after Dask's
 // rechunk): each step is one layer whose new blocks copy the pieces of old blocks they overlap.
 
+import { checkOptions } from '../array/check-options.ts';
 import { itemsize } from '../array/dtype.ts';
 import { type ArrayLike, asLazy } from '../array/from-array.ts';
 import { LazyArray } from '../array/lazy-array.ts';
@@ -154,9 +155,10 @@ function checkUnknownAxes(a: LazyArray, spec: ChunkSpec | Chunks): void {
 export function rechunk(
   x: ArrayLike,
   chunks: ChunkSpec | Chunks,
-  opts: RechunkOptions = {},
+  rechunkOpts?: RechunkOptions,
 ): LazyArray {
-  const a = asLazy(x);
+  const opts = checkOptions('rechunk', rechunkOpts);
+  const a = asLazy(x, 'rechunk');
   checkUnknownAxes(a, chunks);
   const target = normalizeChunks(chunks, a.shape, {
     dtype: a.dtype,

@@ -1,6 +1,7 @@
 // The public reductions: sum prod mean min max std var argmin argmax any all.
 // Each validates its options, picks dtypes and kernel params, and builds a reduction tree.
 
+import { checkOptions, optionalBoolean } from '../array/check-options.ts';
 import { checkDType, type DType, isFloat, kindOf } from '../array/dtype.ts';
 import { type ArrayLike, asLazy } from '../array/from-array.ts';
 import type { LazyArray } from '../array/lazy-array.ts';
@@ -89,6 +90,12 @@ function checkNonEmpty(fn: string, x: LazyArray, axes: readonly number[], axis: 
   }
 }
 
+/** The options object and its keepdims flag, checked before the input is looked at. */
+function checkReductionOptions(fn: string, opts: unknown): void {
+  const o = checkOptions(fn, opts as ReductionOptions | undefined);
+  optionalBoolean(fn, 'keepdims', o.keepdims, false);
+}
+
 function monoidReduction(
   fn: string,
   op: MonoidOp,
@@ -96,7 +103,8 @@ function monoidReduction(
   opts: DTypeReductionOptions,
   dtype: (inDtype: DType, given: DType | undefined) => DType,
 ): LazyArray {
-  const a = asLazy(x);
+  checkReductionOptions(fn, opts);
+  const a = asLazy(x, fn);
   const axes = reductionAxes(fn, opts.axis, a.ndim);
   const given = opts.dtype === undefined ? undefined : checkDType(fn, opts.dtype);
   const out = dtype(a.dtype, given);
@@ -151,7 +159,13 @@ export function mean(x: ArrayLike, opts: DTypeReductionOptions = {}): LazyArray 
  * await compute(min(fromArray([3, 1, 2]))); // 1
  */
 export function min(x: ArrayLike, opts: ReductionOptions = {}): LazyArray {
-  return monoidReduction('min', 'min', x, { ...opts, dtype: undefined }, (d) => d);
+  return monoidReduction(
+    'min',
+    'min',
+    x,
+    { ...checkOptions('min', opts), dtype: undefined },
+    (d) => d,
+  );
 }
 
 /**
@@ -160,7 +174,13 @@ export function min(x: ArrayLike, opts: ReductionOptions = {}): LazyArray {
  * await compute(max(fromArray([3, 1, 2]))); // 3
  */
 export function max(x: ArrayLike, opts: ReductionOptions = {}): LazyArray {
-  return monoidReduction('max', 'max', x, { ...opts, dtype: undefined }, (d) => d);
+  return monoidReduction(
+    'max',
+    'max',
+    x,
+    { ...checkOptions('max', opts), dtype: undefined },
+    (d) => d,
+  );
 }
 
 /**
@@ -169,7 +189,13 @@ export function max(x: ArrayLike, opts: ReductionOptions = {}): LazyArray {
  * await compute(any(fromArray([0, 0, 1]))); // true
  */
 export function any(x: ArrayLike, opts: ReductionOptions = {}): LazyArray {
-  return monoidReduction('any', 'any', x, { ...opts, dtype: undefined }, () => 'bool');
+  return monoidReduction(
+    'any',
+    'any',
+    x,
+    { ...checkOptions('any', opts), dtype: undefined },
+    () => 'bool',
+  );
 }
 
 /**
@@ -178,11 +204,18 @@ export function any(x: ArrayLike, opts: ReductionOptions = {}): LazyArray {
  * await compute(all(fromArray([1, 2, 0]))); // false
  */
 export function all(x: ArrayLike, opts: ReductionOptions = {}): LazyArray {
-  return monoidReduction('all', 'all', x, { ...opts, dtype: undefined }, () => 'bool');
+  return monoidReduction(
+    'all',
+    'all',
+    x,
+    { ...checkOptions('all', opts), dtype: undefined },
+    () => 'bool',
+  );
 }
 
 function moments(fn: 'var' | 'std', x: ArrayLike, opts: MomentOptions): LazyArray {
-  const a = asLazy(x);
+  checkReductionOptions(fn, opts);
+  const a = asLazy(x, fn);
   const axes = reductionAxes(fn, opts.axis, a.ndim);
   const correction = opts.correction ?? 0;
   if (typeof correction !== 'number' || !(correction >= 0) || !Number.isFinite(correction)) {
@@ -218,7 +251,8 @@ export function std(x: ArrayLike, opts: MomentOptions = {}): LazyArray {
 }
 
 function argReduction(fn: 'argmin' | 'argmax', x: ArrayLike, opts: ArgReductionOptions): LazyArray {
-  const a = widenFloat16(asLazy(x)); // float16 compares exactly as float32
+  checkReductionOptions(fn, opts);
+  const a = widenFloat16(asLazy(x, fn)); // float16 compares exactly as float32
   if (Array.isArray(opts.axis)) {
     throw new ValueError(`${fn}: axis ${formatValue(opts.axis)} must be a single integer or null`);
   }

@@ -17,7 +17,7 @@ import { rechunk } from './rechunk.ts';
  * reshape(x, [-1]).chunks; // [[8, 8, 8]], no rechunk
  */
 export function reshape(x: ArrayLike, shape: readonly number[]): LazyArray {
-  const a = asLazy(x);
+  const a = asLazy(x, 'reshape');
   const inShape = a.shape;
   if (inShape.some((n) => n === null)) {
     throw new ChunkError(

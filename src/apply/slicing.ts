@@ -88,7 +88,7 @@ export function sliceNormalized(x: LazyArray, norm: NormalizedIndex): LazyArray 
  * getitem(x, [{ start: 1, stop: 4 }, { step: -1 }]).shape; // [3, 10]
  */
 export function getitem(x: ArrayLike, index: readonly IndexItem[]): LazyArray {
-  const a = asLazy(x);
+  const a = asLazy(x, 'get');
   for (const item of index) {
     if (Array.isArray(item) || item instanceof Int32Array) {
       throw new IndexError(

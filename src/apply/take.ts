@@ -13,8 +13,11 @@ import { defineLayer } from '../graph/define-layer.ts';
 import type { BlockRef, TaskSpec } from '../graph/layer.ts';
 import { normalizeAxis } from './axis-args.ts';
 
-/** Index lists take accepts: JS integers, an Int32Array (any int TypedArray), a 1-D int NDArray. */
-export type TakeIndices = readonly number[] | TypedArray | NDArray;
+/**
+ * Index lists take accepts: JS integers, an Int32Array (any int TypedArray), a 1-D int
+ * NDArray, or a 1-D integer LazyArray (its values are read when the graph runs).
+ */
+export type TakeIndices = readonly number[] | TypedArray | NDArray | LazyArray;
 
 /** Options of take. */
 export interface TakeOptions {
@@ -134,20 +137,67 @@ export function takeWrapped(x: LazyArray, idx: Int32Array, axis: number, front =
 }
 
 /**
+ * The take layer for indices held by a 1-D integer LazyArray: output block j along `axis`
+ * reads index block j and every input block along the axis (bounds checked when it runs).
+ */
+export function takeLazy(fn: string, x: LazyArray, idx: LazyArray, axis: number): LazyArray {
+  if (idx.ndim !== 1 || !isInteger(idx.dtype)) {
+    throw new IndexError(
+      `${fn}: index array ${idx.name} of dtype '${idx.dtype}' and shape ${formatValue(idx.shape)} is not a 1-D integer array`,
+    );
+  }
+  if (x.device !== idx.device) {
+    throw new ValueError(
+      `${fn}: indices on '${idx.device}' and data on '${x.device}' must be on one device; move one with toDevice`,
+    );
+  }
+  const axisChunks = x.chunks[axis]!;
+  if (axisChunks.some((c) => c === null)) {
+    throw new ChunkError(
+      `${fn}: axis ${axis} has unknown size (chunks ${formatValue(axisChunks)}); call computeChunkSizes(x) first`,
+    );
+  }
+  const offsets = chunkOffsets(axisChunks as number[]);
+  const chunks = x.chunks.map((c) => [...c]);
+  chunks[axis] = [...idx.chunks[0]!];
+  const params = { axis, offsets, fn };
+  const layer = defineLayer({
+    op: 'take',
+    token: [axis, fn],
+    deps: [idx.layer, x.layer],
+    chunks,
+    dtype: x.dtype,
+    fusable: false,
+    task: (b): TaskSpec => {
+      const inputs: BlockRef[] = [[0, [b[axis]!]]];
+      for (let j = 0; j < axisChunks.length; j++) {
+        const blk = [...b];
+        blk[axis] = j;
+        inputs.push([1, blk]);
+      }
+      return { kernel: 'take-indexed', inputs, params };
+    },
+  });
+  return new LazyArray(layer);
+}
+
+/**
  * Take elements of `x` along `axis` at `indices` (Array API `take`): the result has the
  * same axes, with `axis` of length `indices.length`. Indices may repeat and come in any
- * order; negative ones count from the end. `axis` is required when `x.ndim > 1`.
+ * order; negative ones count from the end. `axis` is required when `x.ndim > 1`. Indices may
+ * be a lazy 1-D integer array: its values are read, and bounds checked, when the graph runs.
  * @example
  * const x = arange(10, { chunks: 4 });
  * await compute(take(x, [7, -1, 0, 7])); // [7, 9, 0, 7]
  */
 export function take(x: ArrayLike, indices: TakeIndices, opts: TakeOptions = {}): LazyArray {
-  const a = asLazy(x);
+  const a = asLazy(x, 'take');
   if (a.ndim === 0) throw new ValueError('take: x is 0-d; it needs at least one axis');
   if (opts.axis === undefined && a.ndim > 1) {
     throw new ValueError(`take: axis is required for a ${a.ndim}-d array`);
   }
   const axis = normalizeAxis('take', opts.axis ?? 0, a.ndim);
+  if (indices instanceof LazyArray) return takeLazy('take', a, indices, axis);
   const n = a.shape[axis]!;
   if (n === null) {
     throw new ChunkError(

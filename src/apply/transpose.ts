@@ -15,7 +15,7 @@ import { normalizeAxes, normalizeAxis } from './axis-args.ts';
  * y.shape; // [4, 2, 3]
  */
 export function permuteDims(x: ArrayLike, axes: readonly number[]): LazyArray {
-  const a = asLazy(x);
+  const a = asLazy(x, 'permuteDims');
   return permute('permuteDims', a, checkPermutation('permuteDims', axes, a.ndim));
 }
 
@@ -25,7 +25,7 @@ export function permuteDims(x: ArrayLike, axes: readonly number[]): LazyArray {
  * transpose(zeros([2, 3])).shape; // [3, 2]
  */
 export function transpose(x: ArrayLike, axes?: readonly number[]): LazyArray {
-  const a = asLazy(x);
+  const a = asLazy(x, 'transpose');
   const order =
     axes === undefined
       ? a.chunks.map((_, i) => a.ndim - 1 - i)
@@ -39,7 +39,7 @@ export function transpose(x: ArrayLike, axes?: readonly number[]): LazyArray {
  * swapaxes(zeros([2, 3, 4]), 0, -1).shape; // [4, 3, 2]
  */
 export function swapaxes(x: ArrayLike, axis1: number, axis2: number): LazyArray {
-  const a = asLazy(x);
+  const a = asLazy(x, 'swapaxes');
   const i = normalizeAxis('swapaxes', axis1, a.ndim);
   const j = normalizeAxis('swapaxes', axis2, a.ndim);
   const order = a.chunks.map((_, k) => (k === i ? j : k === j ? i : k));
@@ -56,7 +56,7 @@ export function moveaxis(
   source: number | readonly number[],
   destination: number | readonly number[],
 ): LazyArray {
-  const a = asLazy(x);
+  const a = asLazy(x, 'moveaxis');
   const src = normalizeAxes('moveaxis', source, a.ndim);
   const dst = normalizeAxes('moveaxis', destination, a.ndim);
   if (src.length !== dst.length) {

@@ -77,7 +77,7 @@ export function zoom(
   factors: number | readonly number[],
   opts: ZoomOptions = {},
 ): LazyArray {
-  const a = asLazy(x);
+  const a = asLazy(x, 'zoom');
   if (a.dtype === 'float16') return viaFloat32([a], ([w]) => zoom(w!, factors, opts));
   const f = checkFactors(factors, a.ndim);
   const order = opts.order ?? 1;

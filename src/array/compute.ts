@@ -14,6 +14,7 @@ import type { Chunk } from '../kernels/types.ts';
 import { type RunStats, runTasks } from '../workers/scheduler.ts';
 import type { Executor } from '../workers/types.ts';
 import { assembleBlocks } from './assemble.ts';
+import { checkComputeOptions } from './compute-options.ts';
 import { resolveExecutor } from './executors.ts';
 import { LazyArray } from './lazy-array.ts';
 import type { NDArray } from './ndarray.ts';
@@ -27,8 +28,14 @@ export interface ComputeOptions {
   scheduler?: SchedulerName | Executor;
   /** Pool size for 'threads' and 'processes'. */
   workers?: number;
-  /** Cancels the compute; it rejects with CancelledError. */
+  /**
+   * Cancels the compute: it rejects with CancelledError (TimeoutError for a timeout reason),
+   * the abort reason as `cause`. Pool workers still running one of its tasks after
+   * config.abortGraceMs are terminated and replaced.
+   */
   signal?: AbortSignal;
+  /** Milliseconds the compute may run: past them it rejects with TimeoutError, as an abort. */
+  timeout?: number;
   /** true: a progress bar on a TTY; a function: progress events. */
   progress?: ProgressOption;
   /** Hold back new input tasks while live chunk bytes exceed this. */
@@ -48,10 +55,53 @@ function toHost(fn: string, x: LazyArray, allow: boolean): LazyArray {
   return moveLayer(x, 'cpu');
 }
 
+/**
+ * The signal a run obeys: `signal`, aborted also after `timeout` ms with a TimeoutError
+ * reason; `clear` stops the timer.
+ */
+function runSignal(
+  signal: AbortSignal | undefined,
+  timeout: number | undefined,
+): { signal: AbortSignal | undefined; clear: () => void } {
+  if (timeout === undefined) return { signal, clear: () => {} };
+  if (typeof timeout !== 'number' || !(timeout > 0) || timeout === Number.POSITIVE_INFINITY) {
+    throw new ValueError(`compute: timeout ${String(timeout)} is not a positive number of ms`);
+  }
+  const ac = new AbortController();
+  const onAbort = (): void => ac.abort(signal!.reason);
+  if (signal?.aborted) ac.abort(signal.reason);
+  else signal?.addEventListener('abort', onAbort, { once: true });
+  const timer = setTimeout(() => {
+    const reason = new Error(`compute: timed out after ${timeout} ms`);
+    reason.name = 'TimeoutError';
+    ac.abort(reason);
+  }, timeout);
+  return {
+    signal: ac.signal,
+    clear: () => {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', onAbort);
+    },
+  };
+}
+
 /** Run the graphs of `layers`; resolves with each output's blocks (C order). */
 export async function computeBlocks(
   layers: readonly Layer[],
   opts: ComputeOptions = {},
+): Promise<Chunk[][]> {
+  const run = runSignal(opts.signal, opts.timeout);
+  try {
+    return await runLayers(layers, opts, run.signal);
+  } finally {
+    run.clear();
+  }
+}
+
+async function runLayers(
+  layers: readonly Layer[],
+  opts: ComputeOptions,
+  signal: AbortSignal | undefined,
 ): Promise<Chunk[][]> {
   const optimized = opts.optimize === false ? [...layers] : fuseLayers(layers);
   const table = materializeTasks(optimized);
@@ -59,19 +109,33 @@ export async function computeBlocks(
   // a graph with device layers runs through the router: device tasks go to their GPU worker
   const executor = table.layers.some((l) => l.device !== undefined) ? new DeviceRouter(host) : host;
   const progress = progressReporter(opts.progress, table);
+  let outputs: Chunk[][];
   try {
-    const { outputs, stats } = await runTasks(table, executor, {
+    const run = await runTasks(table, executor, {
       priority: orderTasks(table),
-      ...(opts.signal ? { signal: opts.signal } : {}),
+      ...(signal ? { signal } : {}),
       ...(opts.memoryLimit !== undefined ? { memoryLimit: opts.memoryLimit } : {}),
       ...(progress ? { onProgress: progress.update } : {}),
     });
-    opts.onStats?.(stats);
-    return outputs;
+    opts.onStats?.(run.stats);
+    outputs = run.outputs;
+  } catch (e) {
+    try {
+      progress?.finish();
+    } catch {
+      // the run's own error is the one to report
+    }
+    throw e;
   } finally {
-    progress?.finish();
     executor.computeEnded?.();
   }
+  try {
+    progress?.finish();
+  } catch (e) {
+    const why = e instanceof Error ? e.message : String(e);
+    throw new ValueError(`compute: the progress callback threw: ${why}`, { cause: e });
+  }
+  return outputs;
 }
 
 function splitArgs(fn: string, args: readonly (LazyArray | ComputeOptions)[]) {
@@ -83,7 +147,7 @@ function splitArgs(fn: string, args: readonly (LazyArray | ComputeOptions)[]) {
     else throw new ValueError(`${fn}: argument ${i} is not a LazyArray: ${String(a)}`);
   });
   if (arrays.length === 0) throw new ValueError(`${fn}: no arrays given`);
-  return { arrays, opts };
+  return { arrays, opts: checkComputeOptions(fn, opts) };
 }
 
 /**

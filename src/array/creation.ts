@@ -10,7 +10,8 @@ import { ShapeError, ValueError } from '../errors.ts';
 import { defineLayer } from '../graph/define-layer.ts';
 import type { TaskSpec } from '../graph/layer.ts';
 import { toFnRef } from '../kernels/ship.ts';
-import { checkDType, type DType } from './dtype.ts';
+import { checkOptions, describe, optionalBoolean, optionalDType } from './check-options.ts';
+import type { DType } from './dtype.ts';
 import { LazyArray } from './lazy-array.ts';
 
 /** Options of creation functions. */
@@ -27,14 +28,12 @@ export type ShapeArg = number | readonly number[];
 export function checkShapeArg(fn: string, shape: ShapeArg): number[] {
   const s = typeof shape === 'number' ? [shape] : shape;
   if (!Array.isArray(s)) {
-    throw new ShapeError(
-      `${fn}: shape ${formatValue(shape)} is not a number or an array of numbers`,
-    );
+    throw new ShapeError(`${fn}: shape ${describe(shape)} is not a number or an array of numbers`);
   }
   s.forEach((n, ax) => {
     if (typeof n !== 'number' || !Number.isSafeInteger(n) || n < 0) {
       throw new ShapeError(
-        `${fn}: shape ${formatTuple(s)} has a bad size ${formatValue(n)} on axis ${ax}; sizes are non-negative integers`,
+        `${fn}: shape ${formatTuple(s.map(describe))} has a bad size ${describe(n)} on axis ${ax}; sizes are non-negative integers`,
       );
     }
   });
@@ -109,8 +108,9 @@ function fullArray(
  * @example
  * zeros([1000, 1000], { chunks: 250 }).numBlocks; // [4, 4]
  */
-export function zeros(shape: ShapeArg, opts: CreationOptions = {}): LazyArray {
-  return fullArray('zeros', shape, 0, checkDType('zeros', opts.dtype ?? 'float64'), opts);
+export function zeros(shape: ShapeArg, opts?: CreationOptions): LazyArray {
+  const o = checkOptions('zeros', opts);
+  return fullArray('zeros', shape, 0, optionalDType('zeros', o.dtype, 'float64'), o);
 }
 
 /**
@@ -118,8 +118,9 @@ export function zeros(shape: ShapeArg, opts: CreationOptions = {}): LazyArray {
  * @example
  * ones([3], { dtype: 'int32' }); // [1, 1, 1]
  */
-export function ones(shape: ShapeArg, opts: CreationOptions = {}): LazyArray {
-  return fullArray('ones', shape, 1, checkDType('ones', opts.dtype ?? 'float64'), opts);
+export function ones(shape: ShapeArg, opts?: CreationOptions): LazyArray {
+  const o = checkOptions('ones', opts);
+  return fullArray('ones', shape, 1, optionalDType('ones', o.dtype, 'float64'), o);
 }
 
 /**
@@ -127,8 +128,9 @@ export function ones(shape: ShapeArg, opts: CreationOptions = {}): LazyArray {
  * @example
  * empty([2, 2]).shape; // [2, 2]
  */
-export function empty(shape: ShapeArg, opts: CreationOptions = {}): LazyArray {
-  return fullArray('empty', shape, 0, checkDType('empty', opts.dtype ?? 'float64'), opts);
+export function empty(shape: ShapeArg, opts?: CreationOptions): LazyArray {
+  const o = checkOptions('empty', opts);
+  return fullArray('empty', shape, 0, optionalDType('empty', o.dtype, 'float64'), o);
 }
 
 /**
@@ -137,18 +139,37 @@ export function empty(shape: ShapeArg, opts: CreationOptions = {}): LazyArray {
  * @example
  * full([2, 3], 7).dtype; // 'int32'
  */
-export function full(
-  shape: ShapeArg,
-  value: number | boolean,
-  opts: CreationOptions = {},
-): LazyArray {
+export function full(shape: ShapeArg, value: number | boolean, opts?: CreationOptions): LazyArray {
+  const o = checkOptions('full', opts);
   if (typeof value !== 'number' && typeof value !== 'boolean') {
-    throw new ValueError(`full: fill value ${formatValue(value)} is not a number or a boolean`);
+    throw new ValueError(`full: fill value ${describe(value)} is not a number or a boolean`);
   }
   const inferred: DType =
     typeof value === 'boolean' ? 'bool' : isInt32(value) ? 'int32' : 'float64';
-  const dtype = checkDType('full', opts.dtype ?? inferred);
-  return fullArray('full', shape, Number(value), dtype, opts);
+  const dtype = optionalDType('full', o.dtype, inferred);
+  checkFits('full', Number(value), dtype);
+  return fullArray('full', shape, Number(value), dtype, o);
+}
+
+const INT_RANGES: Partial<Record<DType, [number, number]>> = {
+  int8: [-(2 ** 7), 2 ** 7 - 1],
+  int16: [-(2 ** 15), 2 ** 15 - 1],
+  int32: [-(2 ** 31), 2 ** 31 - 1],
+  uint8: [0, 2 ** 8 - 1],
+  uint16: [0, 2 ** 16 - 1],
+  uint32: [0, 2 ** 32 - 1],
+};
+
+/**
+ * A fill value outside an integer dtype's range (or NaN/Infinity) is a ValueError, as in
+ * NumPy 2; a fraction truncates as a cast does, and bool takes any number's truthiness.
+ */
+function checkFits(fn: string, value: number, dtype: DType): void {
+  const range = INT_RANGES[dtype];
+  if (range === undefined) return;
+  if (!Number.isFinite(value) || Math.trunc(value) < range[0] || Math.trunc(value) > range[1]) {
+    throw new ValueError(`${fn}: fill value ${formatValue(value)} does not fit dtype '${dtype}'`);
+  }
 }
 
 const isInt32 = (v: number): boolean => Number.isInteger(v) && v >= -(2 ** 31) && v < 2 ** 31;
@@ -184,9 +205,10 @@ export function arange(
   const [b, e, st] = args.length === 1 ? [0, args[0]!, 1] : [args[0]!, args[1]!, args[2] ?? 1];
   if (st === 0) throw new ValueError('arange: step 0 is not allowed');
   const n = Math.max(0, Math.ceil((e - b) / st));
-  const dtype = checkDType(
+  const dtype = optionalDType(
     'arange',
-    options.dtype ?? (args.every(isInt32) && isInt32(b + n * st) ? 'int32' : 'float64'),
+    options.dtype,
+    args.every(isInt32) && isInt32(b + n * st) ? 'int32' : 'float64',
   );
   return sourceArray('arange', 'arange', [n], dtype, options.chunks, [b, st], (o, s) => ({
     start: b,
@@ -213,8 +235,9 @@ export function linspace(
   start: number,
   stop: number,
   num: number,
-  opts: LinspaceOptions = {},
+  linspaceOpts?: LinspaceOptions,
 ): LazyArray {
+  const opts = checkOptions('linspace', linspaceOpts);
   for (const [label, v] of [
     ['start', start],
     ['stop', stop],
@@ -226,8 +249,8 @@ export function linspace(
   if (!Number.isSafeInteger(num) || num < 0) {
     throw new ValueError(`linspace: num ${formatValue(num)} must be a non-negative integer`);
   }
-  const endpoint = opts.endpoint ?? true;
-  const dtype = checkDType('linspace', opts.dtype ?? 'float64');
+  const endpoint = optionalBoolean('linspace', 'endpoint', opts.endpoint, true);
+  const dtype = optionalDType('linspace', opts.dtype, 'float64');
   const token = [start, stop, num, endpoint];
   return sourceArray('linspace', 'linspace', [num], dtype, opts.chunks, token, (o, s) => ({
     start,
@@ -262,8 +285,9 @@ export function fromFunction(
     throw new ValueError('fromFunction: options { shape } are required');
   }
   const shape = checkShapeArg('fromFunction', opts.shape);
-  const dtype = checkDType('fromFunction', opts.dtype ?? 'float64');
-  const ref = toFnRef(fn, 'fromFunction', opts.inline ? { inline: true } : {});
+  const dtype = optionalDType('fromFunction', opts.dtype, 'float64');
+  const inline = optionalBoolean('fromFunction', 'inline', opts.inline, false);
+  const ref = toFnRef(fn, 'fromFunction', inline ? { inline: true } : {});
   const params = (o: number[], s: number[]) => ({ fn: ref, offset: o, shape: s, dtype });
   const chunks = opts.chunks;
   return sourceArray(

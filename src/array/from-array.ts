@@ -5,10 +5,11 @@ import { formatTuple } from '../chunking/format.ts';
 import { normalizeChunks } from '../chunking/normalize.ts';
 import type { ChunkSpec, Chunks } from '../chunking/types.ts';
 import { placeCreated } from '../devices/device-scope.ts';
-import { ShapeError } from '../errors.ts';
+import { ShapeError, ValueError } from '../errors.ts';
 import { defineLayer } from '../graph/define-layer.ts';
 import type { Layer } from '../graph/layer.ts';
 import { hashData, tokenize } from '../graph/tokenize.ts';
+import { checkOptions, describe } from './check-options.ts';
 import { allocate, checkDType, type DType, type TypedArray } from './dtype.ts';
 import { LazyArray } from './lazy-array.ts';
 import { castNDArray, flattenNested, NDArray, type Nested, ndarray } from './ndarray.ts';
@@ -26,8 +27,28 @@ export interface FromArrayOptions {
 
 let uniqueCounter = 0;
 
+/**
+ * Data where an array belongs: an NDArray, a TypedArray, nested arrays or a number/boolean
+ * (0-d). Anything else (null, strings, plain objects, functions…) is a ValueError.
+ */
+export function checkArrayData(fn: string, data: unknown): void {
+  if (data instanceof NDArray || Array.isArray(data)) return;
+  if (ArrayBuffer.isView(data) && !(data instanceof DataView)) return;
+  if (typeof data === 'number' || typeof data === 'boolean') return;
+  throw new ValueError(
+    `${fn}: ${describe(data)} is not an array (a LazyArray, an NDArray, a TypedArray or nested numbers)`,
+  );
+}
+
 function toShared(fn: string, data: ArrayData, opts: FromArrayOptions): NDArray {
+  checkArrayData(fn, data);
   const dtype = opts.dtype === undefined ? undefined : checkDType(fn, opts.dtype);
+  if (opts.shape !== undefined && !Array.isArray(opts.shape)) {
+    throw new ShapeError(`${fn}: shape ${describe(opts.shape)} is not an array of sizes`);
+  }
+  if (opts.name !== undefined && typeof opts.name !== 'string' && opts.name !== false) {
+    throw new ValueError(`${fn}: name ${describe(opts.name)} is not a string or false`);
+  }
   // Nested data is checked here so a ragged list is reported under the caller's name; the
   // declared shape is applied below, where a mismatch names `fn` too.
   if (!(data instanceof NDArray) && !ArrayBuffer.isView(data)) flattenNested(fn, data);
@@ -68,11 +89,15 @@ export function constantLayer(arr: NDArray, name: string): Layer {
  * const x = fromArray(new Float64Array(100), { shape: [10, 10], chunks: 5 });
  * x.numBlocks; // [2, 2]
  */
-export function fromArray(data: ArrayData, opts: FromArrayOptions = {}): LazyArray {
-  const arr = toShared('fromArray', data, opts);
+export function fromArray(data: ArrayData, opts?: FromArrayOptions): LazyArray {
+  return fromArrayAs('fromArray', data, checkOptions('fromArray', opts));
+}
+
+function fromArrayAs(fn: string, data: ArrayData, opts: FromArrayOptions): LazyArray {
+  const arr = toShared(fn, data, opts);
   const chunks = normalizeChunks(opts.chunks ?? 'auto', arr.shape, {
     dtype: arr.dtype,
-    fn: 'fromArray',
+    fn,
   }) as number[][];
   const base =
     typeof opts.name === 'string'
@@ -109,7 +134,10 @@ export function fromArray(data: ArrayData, opts: FromArrayOptions = {}): LazyArr
 /** Arrays, eager data or lazy: the inputs most operations accept. */
 export type ArrayLike = LazyArray | ArrayData;
 
-/** Coerce eager input to a LazyArray (one chunk unless it is large). */
-export function asLazy(x: ArrayLike): LazyArray {
-  return x instanceof LazyArray ? x : fromArray(x);
+/**
+ * Coerce eager input to a LazyArray (one chunk unless it is large); `fn`, the public
+ * function that took `x`, names bad data in the error.
+ */
+export function asLazy(x: ArrayLike, fn = 'asLazy'): LazyArray {
+  return x instanceof LazyArray ? x : fromArrayAs(fn, x, {});
 }

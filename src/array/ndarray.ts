@@ -1,8 +1,9 @@
 // NDArray: an eager, host-resident, C-contiguous n-d array; the value of every block.
 // Its data normally sits on a SharedArrayBuffer so worker threads share it without copies.
 
-import { IndexError, ShapeError } from '../errors.ts';
+import { IndexError, ShapeError, ValueError } from '../errors.ts';
 import { castData } from './cast.ts';
+import { describe } from './check-options.ts';
 import { allocate, checkDType, type DType, dtypeOfTypedArray, type TypedArray } from './dtype.ts';
 import { float16Value } from './float16.ts';
 
@@ -108,6 +109,11 @@ export function flattenNested(fn: string, nested: Nested): { values: number[]; s
     if (axis === shape.length) {
       if (Array.isArray(v))
         throw new ShapeError(`${fn}: nested data is ragged (too deep at axis ${axis})`);
+      if (typeof v !== 'number' && typeof v !== 'boolean') {
+        throw new ValueError(
+          `${fn}: nested data holds ${describe(v)}; elements are numbers or booleans`,
+        );
+      }
       values.push(typeof v === 'boolean' ? Number(v) : v);
       return;
     }

@@ -1,10 +1,13 @@
 // persist() and computeChunkSizes(): compute arrays once and keep their blocks in memory,
 // as new arrays with the same names whose chunk sizes are all known.
 
+import { ValueError } from '../errors.ts';
 import { defineLayer } from '../graph/define-layer.ts';
 import type { Chunk } from '../kernels/types.ts';
 import { chunksOfBlocks } from './assemble.ts';
+import { describe } from './check-options.ts';
 import { type ComputeOptions, computeBlocks, splitArgs } from './compute.ts';
+import { checkComputeOptions } from './compute-options.ts';
 import { LazyArray } from './lazy-array.ts';
 
 function heldArray(x: LazyArray, blocks: readonly Chunk[]): LazyArray {
@@ -53,10 +56,10 @@ export async function persist(
  * const y = x.mask(x.greater(0)); // y.shape: [null]
  * const z = await computeChunkSizes(y); // z.shape: [n]
  */
-export async function computeChunkSizes(
-  x: LazyArray,
-  opts: ComputeOptions = {},
-): Promise<LazyArray> {
-  const [blocks] = await computeBlocks([x.layer], opts);
+export async function computeChunkSizes(x: LazyArray, opts?: ComputeOptions): Promise<LazyArray> {
+  if (!(x instanceof LazyArray)) {
+    throw new ValueError(`computeChunkSizes: ${describe(x)} is not a LazyArray`);
+  }
+  const [blocks] = await computeBlocks([x.layer], checkComputeOptions('computeChunkSizes', opts));
   return heldArray(x, blocks!);
 }

@@ -4,8 +4,9 @@
 import { formatValue } from '../chunking/format.ts';
 import type { ChunkSpec, Chunks } from '../chunking/types.ts';
 import { DTypeError, ValueError } from '../errors.ts';
+import { checkOptions, optionalDType } from './check-options.ts';
 import { checkShapeArg, type ShapeArg, sourceArray } from './creation.ts';
-import { checkDType, type DType } from './dtype.ts';
+import type { DType } from './dtype.ts';
 import type { LazyArray } from './lazy-array.ts';
 
 /** Options common to the random functions. */
@@ -47,7 +48,7 @@ function checkFinite(fn: string, label: string, v: unknown): number {
 }
 
 function floatDType(fn: string, dtype: DType | undefined): DType {
-  const d = checkDType(fn, dtype ?? 'float64');
+  const d = optionalDType(fn, dtype, 'float64');
   if (d !== 'float64' && d !== 'float32') {
     const hint = d === 'float16' ? "; draw float32 and astype(x, 'float16')" : '';
     throw new DTypeError(`${fn}: dtype '${d}' is not float64 or float32${hint}`);
@@ -81,7 +82,8 @@ function randomArray(
  * @example
  * const x = uniform([1000, 1000], { seed: 42, chunks: 250 });
  */
-export function uniform(shape: ShapeArg, opts: UniformOptions = {}): LazyArray {
+export function uniform(shape: ShapeArg, uniformOpts?: UniformOptions): LazyArray {
+  const opts = checkOptions('random.uniform', uniformOpts);
   const low = checkFinite('random.uniform', 'low', opts.low ?? 0);
   const high = checkFinite('random.uniform', 'high', opts.high ?? 1);
   if (high < low) {
@@ -96,7 +98,8 @@ export function uniform(shape: ShapeArg, opts: UniformOptions = {}): LazyArray {
  * @example
  * const noise = normal([1e6], { seed: 7, mean: 0, std: 0.1 });
  */
-export function normal(shape: ShapeArg, opts: NormalOptions = {}): LazyArray {
+export function normal(shape: ShapeArg, normalOpts?: NormalOptions): LazyArray {
+  const opts = checkOptions('random.normal', normalOpts);
   const mean = checkFinite('random.normal', 'mean', opts.mean ?? 0);
   const std = checkFinite('random.normal', 'std', opts.std ?? 1);
   if (std < 0) throw new ValueError(`random.normal: std ${std} is negative`);

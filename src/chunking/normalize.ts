@@ -51,6 +51,11 @@ export function normalizeChunks(
     );
   }
   const specs = expandSpec(fn, spec ?? 'auto', shape);
+  checkBlockCount(
+    fn,
+    specs.map((s, ax) => blocksOnAxis(s, shape[ax]!, prev?.[ax])),
+    shape,
+  );
   const out: (Size[] | 'auto')[] = specs.map((s, ax) => resolveAxis(fn, s, shape, ax, prev));
   if (!out.includes('auto')) return out as Chunks;
   const limitBytes = opts.limitBytes ?? config.chunkBytes;
@@ -62,7 +67,31 @@ export function normalizeChunks(
     shape,
     { limitBytes, itemsize: itemsize(opts.dtype ?? 'float64'), previousChunks: prev },
   );
+  checkBlockCount(
+    fn,
+    out.map((c, ax) => (c === 'auto' ? Math.ceil((shape[ax] as number) / sizes[ax]!) : c.length)),
+    shape,
+  );
   return out.map((c, ax) => (c === 'auto' ? regularChunks(shape[ax] as number, sizes[ax]!) : c));
+}
+
+/** Blocks an axis spec gives, computed without building the sizes (1 when not yet known). */
+function blocksOnAxis(s: AxisSpec, n: Size, kept: readonly Size[] | undefined): number {
+  if (Array.isArray(s)) return s.length;
+  if (typeof s === 'number' && s >= 1 && n !== null) return Math.ceil(n / s);
+  if ((s === undefined || s === null) && kept !== undefined) return kept.length;
+  return 1;
+}
+
+/** A grid of more than config.maxTasks blocks is refused before any per-block work. */
+function checkBlockCount(fn: string, perAxis: readonly number[], shape: readonly Size[]): void {
+  const blocks = perAxis.reduce((a, b) => a * Math.max(1, b), 1);
+  if (blocks > config.maxTasks) {
+    throw new ChunkError(
+      `${fn}: chunks give ${blocks} blocks (${formatTuple(perAxis)} per axis) over shape ${formatTuple(shape)}, ` +
+        `more than config.maxTasks (${config.maxTasks}); use larger chunks`,
+    );
+  }
 }
 
 /**

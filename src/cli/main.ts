@@ -1,28 +1,38 @@
 // The `tessera` command: `tessera demo` runs the demo pipeline; `tessera worker` serves the
-// 'distributed' scheduler.
+// 'distributed' scheduler. A bad argument is one line on stderr and exit code 1, no stack.
 
-import { Command } from 'commander';
-import { shutdown } from '../index.ts';
+import { Command, InvalidArgumentError } from 'commander';
+import { shutdown, VERSION } from '../index.ts';
 import { isDemoScheduler, runDemo } from './demo.ts';
+import { addWorkerCommand } from './worker.ts';
 
-const program = new Command('tessera').description('lazy, chunked n-d arrays for Node.js');
+/** commander's parser for an option that must be a positive integer. */
+function positiveInt(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError('not a positive integer.');
+  return n;
+}
+
+const program = new Command('tessera')
+  .description('lazy, chunked n-d arrays for Node.js')
+  .version(VERSION, '-v, --version');
 
 program
   .command('demo')
   .description('run a pipeline over a few hundred MB and print what it computed')
-  .option('--channels <n>', 'channels', '32')
-  .option('--log2-samples <n>', 'log2 of samples per channel', '20')
+  .option('--channels <n>', 'channels', positiveInt, 32)
+  .option('--log2-samples <n>', 'log2 of samples per channel', positiveInt, 20)
   .option('--scheduler <name>', "'threads' (default), 'processes' or 'sync'", 'threads')
-  .action(async (o: { channels: string; log2Samples: string; scheduler: string }) => {
+  .action(async (o: { channels: number; log2Samples: number; scheduler: string }) => {
     const t0 = performance.now();
     if (!isDemoScheduler(o.scheduler)) {
-      throw new Error(
-        `demo: scheduler must be 'threads', 'processes' or 'sync', not '${o.scheduler}'`,
+      return program.error(
+        `error: demo: scheduler must be 'threads', 'processes' or 'sync', not '${o.scheduler}'`,
       );
     }
     await runDemo({
-      channels: Number(o.channels),
-      samples: 2 ** Number(o.log2Samples),
+      channels: o.channels,
+      samples: 2 ** o.log2Samples,
       scheduler: o.scheduler,
     });
     await shutdown();
@@ -39,32 +49,12 @@ program
     for (const line of await infoLines()) console.log(line);
   });
 
-program
-  .command('worker')
-  .description("serve the 'distributed' scheduler: run task batches from Redis on this machine")
-  .option('--redis <url>', 'Redis URL (default: TESSERA_REDIS_URL or redis://127.0.0.1:6379)')
-  .option('--queue <name>', 'BullMQ queue shared with the computes', 'tessera')
-  .option('--workers <n>', 'worker threads (default: every core)')
-  .option('--lock-ms <ms>', "how soon a dead worker's jobs move to another worker", '10000')
-  .action(async (o: { redis?: string; queue: string; workers?: string; lockMs: string }) => {
-    const { startDistributedWorker } = await import('../workers/distributed-worker.ts');
-    const worker = await startDistributedWorker({
-      queue: o.queue,
-      lockMs: Number(o.lockMs),
-      ...(o.redis !== undefined ? { redis: o.redis } : {}),
-      ...(o.workers !== undefined ? { workers: Number(o.workers) } : {}),
-    }).catch((e: unknown) => {
-      // a bad setup (no Redis there) is a message, not a stack trace
-      console.error(e instanceof Error ? e.message : String(e));
-      process.exit(1);
-    });
-    console.log(`tessera worker: serving queue '${o.queue}'`);
-    const stop = async (): Promise<void> => {
-      await worker.close();
-      process.exit(0);
-    };
-    process.once('SIGINT', stop);
-    process.once('SIGTERM', stop);
-  });
+addWorkerCommand(program);
 
-await program.parseAsync();
+try {
+  await program.parseAsync();
+} catch (e) {
+  // a failure of the command itself (bad data, a missing optional package): one line
+  console.error(`tessera: ${e instanceof Error ? e.message : String(e)}`);
+  process.exit(1);
+}

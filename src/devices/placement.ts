@@ -35,7 +35,7 @@ export function withDevice<T>(device: Device, fn: () => T): T {
  */
 export function toDevice(x: ArrayLike, device: Device): LazyArray {
   const d = parseDevice('toDevice', device);
-  const a = asLazy(x);
+  const a = asLazy(x, 'toDevice');
   if (a.device === d) return a;
   requireDevice('toDevice', d);
   checkDeviceDType('toDevice', a.dtype, d);

@@ -2,15 +2,18 @@
 // positioned reads (no whole-file load), byte-swapped for big-endian files and transposed
 // for Fortran-ordered ones.
 
-import { closeSync, openSync, readSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { allocate, type DType, type TypedArray } from '../array/dtype.ts';
 import { cStrides, NDArray, shapeSize } from '../array/ndarray.ts';
 import { permuteBlock } from '../backends/cpu-js/layout/layout.ts';
+import { ValueError } from '../errors.ts';
 import type { Chunk, Kernel } from '../kernels/types.ts';
 
 /** Params of 'npy-read': the region `start` + `count` of the array stored at `dataOffset`. */
 export interface NpyReadParams {
   readonly path: string;
+  /** The file as fromNpy saw it: a read fails when it changed since (another file, rewritten). */
+  readonly file: NpyFileIdentity;
   readonly dataOffset: number;
   /** The array's shape in file order (reversed for Fortran order). */
   readonly fileShape: readonly number[];
@@ -20,6 +23,33 @@ export interface NpyReadParams {
   /** The block's region in the array's (logical) axes. */
   readonly start: readonly number[];
   readonly count: readonly number[];
+}
+
+/** Size, mtime and header bytes (latin1 text) of a .npy file when fromNpy read it. */
+export interface NpyFileIdentity {
+  readonly size: number;
+  readonly mtimeMs: number;
+  readonly header: string;
+}
+
+/** Throw ValueError naming the path when the open file `fd` is not the one fromNpy read. */
+function checkUnchanged(fd: number, path: string, file: NpyFileIdentity): void {
+  const { size, mtimeMs } = fstatSync(fd);
+  let what: string | undefined;
+  if (size !== file.size) what = `its size went from ${file.size} to ${size} bytes`;
+  else if (mtimeMs !== file.mtimeMs) what = 'its modification time changed';
+  else {
+    const head = new Uint8Array(file.header.length);
+    const got = readSync(fd, head, 0, head.length, 0);
+    if (got !== head.length || new TextDecoder('latin1').decode(head) !== file.header) {
+      what = 'its header changed';
+    }
+  }
+  if (what !== undefined) {
+    throw new ValueError(
+      `fromNpy: ${JSON.stringify(path)} changed since fromNpy read its header (${what}); call fromNpy again`,
+    );
+  }
 }
 
 /**
@@ -102,6 +132,7 @@ function readInto(
   const bytes = new Uint8Array(out.buffer, out.byteOffset, out.byteLength);
   const fd = openSync(p.path, 'r');
   try {
+    checkUnchanged(fd, p.path, p.file);
     readRegion(fd, p.dataOffset, p.fileShape, out.BYTES_PER_ELEMENT, start, count, bytes);
   } finally {
     closeSync(fd);

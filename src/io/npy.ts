@@ -3,12 +3,14 @@
 
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { checkOptions } from '../array/check-options.ts';
 import { sourceArray } from '../array/creation.ts';
 import { itemsize } from '../array/dtype.ts';
 import type { LazyArray } from '../array/lazy-array.ts';
 import { shapeSize } from '../array/ndarray.ts';
 import type { ChunkSpec, Chunks } from '../chunking/types.ts';
 import { ValueError } from '../errors.ts';
+import { checkFilePath } from './check-path.ts';
 import { NPY_PREAMBLE_BYTES, type NpyHeader, npyPreamble, parseNpyHeader } from './npy-header.ts';
 import type { NpyReadParams } from './npy-read.ts';
 
@@ -17,8 +19,16 @@ export interface FromNpyOptions {
   chunks?: ChunkSpec | Chunks;
 }
 
+/** A .npy header with what identifies the file it was read from (see NpyReadParams). */
+export interface NpyFileHeader extends NpyHeader {
+  readonly size: number;
+  readonly mtimeMs: number;
+  /** The file's bytes before the data (magic to padding), as latin1 text. */
+  readonly headerBytes: string;
+}
+
 /** The header of the .npy file at `path`, checked against the file's size. */
-export function readNpyHeader(path: string): NpyHeader & { mtimeMs: number } {
+export function readNpyHeader(path: string): NpyFileHeader {
   let fd: number;
   try {
     fd = openSync(path, 'r');
@@ -46,7 +56,9 @@ export function readNpyHeader(path: string): NpyHeader & { mtimeMs: number } {
         `fromNpy: ${where} is truncated: ${size} bytes, its header needs ${need}`,
       );
     }
-    return { ...header, mtimeMs };
+    const all = new Uint8Array(header.dataOffset);
+    readSync(fd, all, 0, all.length, 0);
+    return { ...header, size, mtimeMs, headerBytes: new TextDecoder('latin1').decode(all) };
   } finally {
     closeSync(fd);
   }
@@ -60,8 +72,9 @@ export function readNpyHeader(path: string): NpyHeader & { mtimeMs: number } {
  * const x = fromNpy('recording.npy', { chunks: [8, 2 ** 20] });
  * const means = await x.mean({ axis: 1 }).compute();
  */
-export function fromNpy(path: string, opts: FromNpyOptions = {}): LazyArray {
-  const file = resolve(path);
+export function fromNpy(path: string, npyOpts?: FromNpyOptions): LazyArray {
+  const opts = checkOptions('fromNpy', npyOpts);
+  const file = resolve(checkFilePath('fromNpy', path));
   const h = readNpyHeader(file);
   const fileShape = h.fortran ? [...h.shape].reverse() : h.shape;
   return sourceArray(
@@ -70,9 +83,10 @@ export function fromNpy(path: string, opts: FromNpyOptions = {}): LazyArray {
     h.shape,
     h.dtype,
     opts.chunks,
-    [file, h.mtimeMs, h.dataOffset],
+    [file, h.size, h.mtimeMs, h.headerBytes],
     (start, count): NpyReadParams => ({
       path: file,
+      file: { size: h.size, mtimeMs: h.mtimeMs, header: h.headerBytes },
       dataOffset: h.dataOffset,
       fileShape,
       dtype: h.dtype,

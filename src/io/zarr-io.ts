@@ -6,6 +6,7 @@ import { type DType, type TypedArray, typedArrayCtor } from '../array/dtype.ts';
 import { cStrides, NDArray, shapeSize } from '../array/ndarray.ts';
 import { gatherStrided } from '../backends/cpu-js/layout/layout.ts';
 import type { AsyncKernel, Chunk } from '../kernels/types.ts';
+import { withCheckedChunks } from './zarr-chunks.ts';
 
 /** Where a Zarr hierarchy lives, as plain data every thread can open. */
 export type ZarrStoreRef =
@@ -19,6 +20,10 @@ export interface ZarrArrayRef {
   readonly path: string;
   readonly shape: readonly number[];
   readonly dtype: DType;
+  /** The Zarr chunk shape planned against (a rewritten array is opened afresh). */
+  readonly chunks?: readonly number[];
+  /** Set by toZarr: one per write, so no thread writes through metadata of an earlier one. */
+  readonly writeId?: string;
 }
 
 /** Params of 'zarr-read' and 'zarr-write': an array and the region of the block. */
@@ -61,14 +66,20 @@ export async function openZarrStore(
 // Arrays opened on this thread, by store, path and the metadata the graph was built with.
 const opened = new Map<string, Promise<AnyArray>>();
 
-/** Open (once per thread) the array a task names. */
-export function openZarrArray(ref: ZarrArrayRef): Promise<AnyArray> {
-  const key = JSON.stringify(ref);
+const storeName = (ref: ZarrStoreRef): string => (ref.kind === 'fs' ? ref.root : ref.url);
+
+/**
+ * Open (once per thread) the array a task names; `checked` (for reads): its chunk reads fail
+ * naming the chunk when one is truncated, over-long or cannot be decoded.
+ */
+export function openZarrArray(ref: ZarrArrayRef, checked = false): Promise<AnyArray> {
+  const key = JSON.stringify([ref, checked]);
   let arr = opened.get(key);
   if (arr === undefined) {
-    arr = Promise.all([loadZarr(), openZarrStore(ref.store)]).then(([{ zarr }, store]) =>
-      zarr.open(zarr.root(store).resolve(ref.path), { kind: 'array' }),
-    );
+    arr = Promise.all([loadZarr(), openZarrStore(ref.store)]).then(async ([{ zarr }, store]) => {
+      const plain = await zarr.open(zarr.root(store).resolve(ref.path), { kind: 'array' });
+      return checked ? withCheckedChunks(zarr, plain, storeName(ref.store)) : plain;
+    });
     arr.catch(() => opened.delete(key));
     opened.set(key, arr);
   }
@@ -94,7 +105,7 @@ function typedData(zarr: ZarrModule, data: unknown, dtype: DType): TypedArray {
 export const zarrKernels: Record<string, AsyncKernel<never>> = {
   'zarr-read': (async (_: Chunk[], p: ZarrRegionParams) => {
     const { zarr } = await loadZarr();
-    const arr = await openZarrArray(p.array);
+    const arr = await openZarrArray(p.array, true);
     const got = await zarr.get(arr, selection(zarr, p));
     const { dtype } = p.array;
     if (typeof got !== 'object' || got === null) {

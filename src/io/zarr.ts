@@ -1,11 +1,14 @@
 // fromZarr and toZarr: lazy arrays over Zarr arrays (v2 and v3, any codec zarrita decodes),
 // read and written block by block by asynchronous tasks on whichever worker runs them.
 
+import { randomUUID } from 'node:crypto';
 import { resolve } from 'node:path';
 import type * as Zarr from 'zarrita';
 import { rechunk } from '../apply/rechunk.ts';
+import { checkOptions, describe } from '../array/check-options.ts';
 import type { ComputeOptions } from '../array/compute.ts';
 import { computeBlocks } from '../array/compute.ts';
+import { checkComputeOptions } from '../array/compute-options.ts';
 import type { DType } from '../array/dtype.ts';
 import { LazyArray } from '../array/lazy-array.ts';
 import { chunkOffsets } from '../chunking/blocks.ts';
@@ -14,6 +17,7 @@ import type { ChunkSpec, Chunks } from '../chunking/types.ts';
 import { ChunkError, DTypeError, ValueError } from '../errors.ts';
 import { defineLayer } from '../graph/define-layer.ts';
 import type { TaskSpec } from '../graph/layer.ts';
+import { checkPathArg, checkWritableDir } from './check-path.ts';
 import {
   loadZarr,
   openZarrStore,
@@ -21,6 +25,14 @@ import {
   type ZarrRegionParams,
   type ZarrStoreRef,
 } from './zarr-io.ts';
+import {
+  arrayDocument,
+  type CodecMetadata,
+  DEFAULT_CODECS,
+  encodeFillValue,
+  isIncomplete,
+} from './zarr-metadata.ts';
+import { clearTarget } from './zarr-target.ts';
 
 export interface FromZarrOptions {
   /** Path of the array inside the store (default: the store's root). */
@@ -34,8 +46,16 @@ export interface ToZarrOptions extends ComputeOptions {
   path?: string;
   /** Zarr chunk shape (default: the array's first chunk along each axis). */
   chunks?: readonly number[];
-  /** Zarr v3 codecs, as zarrita takes them (default: uncompressed bytes). */
-  codecs?: Zarr.CodecMetadata[];
+  /**
+   * Zarr v3 codecs, as zarrita takes them (default: uncompressed little-endian bytes). Spelled
+   * out rather than zarrita's `CodecMetadata`, so the package's declarations do not pull in
+   * zarrita's.
+   */
+  codecs?: { name: string; configuration: Record<string, unknown> }[];
+  /** The array's fill_value, what chunks never written read as (default 0, false for bool). */
+  fillValue?: number | boolean;
+  /** Replace an array already at the target path (default false: toZarr refuses). */
+  overwrite?: boolean;
 }
 
 const DTYPES: Partial<Record<string, DType>> = {
@@ -66,8 +86,9 @@ const arrayPath = (path: string | undefined): string => (path ?? '/').replace(/^
  * const volume = await fromZarr('scans/brain.zarr', { path: 'raw' });
  * const profile = await volume.mean({ axis: [1, 2] }).compute();
  */
-export async function fromZarr(source: string, opts: FromZarrOptions = {}): Promise<LazyArray> {
-  const store = storeRef(source);
+export async function fromZarr(source: string, zarrOpts?: FromZarrOptions): Promise<LazyArray> {
+  const opts = checkOptions('fromZarr', zarrOpts);
+  const store = storeRef(checkPathArg('fromZarr', 'source', source));
   const path = arrayPath(opts.path);
   const { zarr } = await loadZarr();
   let arr: Zarr.Array<Zarr.DataType, Zarr.Readable>;
@@ -77,6 +98,12 @@ export async function fromZarr(source: string, opts: FromZarrOptions = {}): Prom
     throw new ValueError(
       `fromZarr: no Zarr array at ${JSON.stringify(source)} path ${JSON.stringify(path)}: ${(e as Error).message}`,
       { cause: e },
+    );
+  }
+  if (isIncomplete(arr.attrs as Record<string, unknown> | undefined)) {
+    throw new ValueError(
+      `fromZarr: the array at ${JSON.stringify(source)} path ${JSON.stringify(path)} is incomplete: ` +
+        'the toZarr that wrote it failed or was interrupted before its last chunk; write it again',
     );
   }
   const dtype = DTYPES[arr.dtype];
@@ -91,7 +118,7 @@ export async function fromZarr(source: string, opts: FromZarrOptions = {}): Prom
     fn: 'fromZarr',
   }) as number[][];
   const offsets = chunks.map(chunkOffsets);
-  const array: ZarrArrayRef = { store, path, shape, dtype };
+  const array: ZarrArrayRef = { store, path, shape, dtype, chunks: arr.chunks };
   const layer = defineLayer({
     op: 'from-zarr',
     token: [store, path, shape, arr.chunks, dtype],
@@ -120,22 +147,35 @@ const regular = (axis: readonly (number | null)[], size: number): boolean =>
 /**
  * Compute `x` into a new Zarr v3 array at `target` (a directory) and `opts.path`, each block
  * written by its own task; `x` is rechunked first when its chunks do not match the Zarr
- * chunk grid. Compute options (scheduler, progress, signal…) apply to the writing compute.
+ * chunk grid. Compute options (scheduler, progress, signal, timeout…) apply to the writing
+ * compute. The array is marked complete (attribute `tessera.complete` in zarr.json) only
+ * after its last chunk, so fromZarr refuses one whose write failed or was interrupted. An
+ * array already at the path is refused unless `overwrite` is set.
  * @example
  * await toZarr(random.normal([512, 512, 512], { seed: 1, chunks: 128 }), 'noise.zarr');
+ * await toZarr(zeros([4, 4], { chunks: 2 }), 'noise.zarr', { overwrite: true, fillValue: NaN });
  */
 export async function toZarr(
   x: LazyArray,
   target: string,
-  opts: ToZarrOptions = {},
+  toZarrOpts?: ToZarrOptions,
 ): Promise<void> {
-  const { path: p, chunks: zchunks, codecs, ...computeOpts } = opts;
-  const dtype = x.dtype;
-  if (dtype === 'float16') {
+  if (!(x instanceof LazyArray)) throw new ValueError(`toZarr: ${describe(x)} is not a LazyArray`);
+  if (x.dtype === 'float16') {
     throw new DTypeError(
       `toZarr: dtype 'float16' is not written (zarrita has no float16); cast with astype(x, 'float32') first`,
     );
   }
+  checkPathArg('toZarr', 'target', target);
+  const opts = checkOptions('toZarr', toZarrOpts);
+  const { path: p, chunks: zchunks, codecs, fillValue, overwrite, ...rest } = opts;
+  const computeOpts = checkComputeOptions('toZarr', rest);
+  if (zchunks !== undefined && !Array.isArray(zchunks)) {
+    throw new ValueError(
+      `toZarr: chunks ${describe(zchunks)} is not one positive integer per axis`,
+    );
+  }
+  if (!/^https?:\/\//.test(target)) checkWritableDir('toZarr', target);
   if (x.chunks.some((axis) => axis.some((c) => c === null))) {
     throw new ChunkError(
       `toZarr: ${x.name} has unknown chunk sizes; resolve them with computeChunkSizes(x) first`,
@@ -147,25 +187,42 @@ export async function toZarr(
       `toZarr: chunks ${JSON.stringify(zchunks)} is not one positive integer per axis of a ${x.ndim}-d array`,
     );
   }
+  const fill = encodeFillValue(fillValue ?? (x.dtype === 'bool' ? false : 0), x.dtype);
   const aligned = x.chunks.every((axis, i) => regular(axis, chunkShape[i]!));
   const src = aligned ? x : rechunk(x, chunkShape);
   const store = storeRef(target);
   const path = arrayPath(p);
   const { zarr } = await loadZarr();
-  const location = zarr.root((await openZarrStore(store)) as Zarr.Mutable).resolve(path);
+  const zstore = (await openZarrStore(store)) as Zarr.Readable & Zarr.AsyncMutable;
+  const location = zarr.root(zstore).resolve(path);
+  await clearTarget(zstore, location, store, target, overwrite === true);
   const shape = x.shape as number[];
-  await zarr.create(location, {
-    shape: [...shape],
-    chunkShape: x.ndim === 0 ? [] : chunkShape,
-    dtype,
-    ...(codecs ? { codecs } : {}),
-  });
-  const array: ZarrArrayRef = { store, path, shape, dtype: x.dtype };
+  const metadataKey = location.resolve('zarr.json').path;
+  const doc = (complete: boolean): Uint8Array =>
+    arrayDocument({
+      shape,
+      chunkShape: x.ndim === 0 ? [] : chunkShape,
+      dtype: x.dtype,
+      codecs: (codecs as CodecMetadata[] | undefined) ?? DEFAULT_CODECS,
+      fillValue: fill,
+      complete,
+    });
+  // Marked incomplete until the last chunk is written: a failed or interrupted write never
+  // reads back as a whole array (fromZarr refuses it).
+  await zstore.set(metadataKey, doc(false));
+  const array: ZarrArrayRef = {
+    store,
+    path,
+    shape,
+    dtype: x.dtype,
+    chunks: chunkShape,
+    writeId: randomUUID(),
+  };
   const chunks = src.chunks as number[][];
   const offsets = chunks.map(chunkOffsets);
   const writes = defineLayer({
     op: 'to-zarr',
-    token: [store, path],
+    token: [store, path, array.writeId],
     deps: [src.layer],
     chunks: chunks.map((axis) => axis.map(() => 1)),
     dtype: 'float64',
@@ -181,4 +238,5 @@ export async function toZarr(
     }),
   });
   await computeBlocks([writes], computeOpts);
+  await zstore.set(metadataKey, doc(true));
 }

@@ -64,8 +64,9 @@ function sourceRef(fn: Function, caller: string): FnRef {
   if (free.length > 0) {
     const vars = free.map((v) => `'${v.display}'`).join(', ');
     throw new KernelError(
-      `${caller}: kernel '${name}' uses ${vars} from its enclosing scope; pass ${free.length > 1 ? 'them' : 'it'} ` +
-        'through kwargs, or export the kernel with defineKernels(import.meta.url, { … })',
+      `${caller}: kernel '${name}' uses ${vars} from its enclosing scope, which does not travel to workers; ` +
+        `data can go through kwargs, but functions and classes cannot: export the kernel with ` +
+        'defineKernels(import.meta.url, { … }), or pass { inline: true } to run it on the main thread',
     );
   }
   return { kind: 'source', source: parsed.expression, name };

@@ -1,5 +1,5 @@
 // A batch in flight on one pool member: its promise, the abort listener that asks the member
-// to stop it, and how a member's reply settles it.
+// to stop it, the watchdog that ends the member when it does not, and how a reply settles it.
 
 import { CancelledError } from '../errors.ts';
 import type { Chunk } from '../kernels/types.ts';
@@ -20,6 +20,7 @@ export class BatchJob {
   private resolveFn!: (results: Chunk[]) => void;
   private rejectFn!: (e: unknown) => void;
   private readonly detach: () => void;
+  private watchdog: ReturnType<typeof setTimeout> | undefined;
 
   constructor(
     readonly seq: number,
@@ -35,8 +36,23 @@ export class BatchJob {
     signal?.addEventListener('abort', onAbort, { once: true });
     this.detach = () => {
       signal?.removeEventListener('abort', onAbort);
+      clearTimeout(this.watchdog);
       release();
     };
+  }
+
+  /**
+   * After an abort: unless the batch settles within `ms`, call `overrun`, which ends the
+   * member when this batch is the one running there (true) or declines (false: the batch
+   * still waits behind another, so the watch starts over).
+   */
+  watch(ms: number, overrun: () => boolean): void {
+    clearTimeout(this.watchdog);
+    this.watchdog = setTimeout(() => {
+      if (!overrun()) this.watch(ms, overrun);
+    }, ms);
+    // the member is ref'd while the batch is in flight: the timer need not keep the process up
+    this.watchdog.unref();
   }
 
   resolve(results: Chunk[]): void {
@@ -59,4 +75,17 @@ export class BatchJob {
       this.reject(new CancelledError(`${executor}.run: cancelled by its AbortSignal`));
     } else this.reject(decodeError(reply.error));
   }
+}
+
+/**
+ * What an aborted batch rejects with when its member was ended for running past the grace
+ * period (its caller already got the abort's error; this frees the member's queue slot).
+ * @example
+ * job.reject(overrunError('ThreadPoolExecutor', job, 1000));
+ */
+export function overrunError(executor: string, job: BatchJob, graceMs: number): CancelledError {
+  const task = job.tasks[job.index] ?? job.tasks[0];
+  return new CancelledError(
+    `${executor}.run: cancelled; a task of the batch${task ? ` (${task.key})` : ''} ran ${graceMs} ms past the abort, so its worker was terminated and replaced`,
+  );
 }

@@ -27,12 +27,23 @@ export interface PoolMember {
   run(tasks: readonly TaskPayload[], seq: number, signal?: AbortSignal): Promise<Chunk[]>;
   /** Stop it; batches still in flight reject with CancelledError. */
   terminate(): Promise<void>;
+  /** Its process or thread id, while it lives (tests check that stuck members are gone). */
+  readonly pid?: number;
   /** Let go of data kept between batches (see Executor.computeEnded). */
   forget?(): void;
 }
 
 /** Called by a member when it exits on its own; `wasReady`: it had started serving. */
 export type OnMemberExit = (member: PoolMember, wasReady: boolean) => void;
+
+/**
+ * What every member is started with: how long (ms) a batch may keep running after its abort
+ * before the member is terminated (and replaced by the pool), read when the abort happens.
+ */
+export interface MemberContext {
+  readonly onExit: OnMemberExit;
+  readonly graceMs: () => number;
+}
 
 export interface PoolOptions {
   /** Pool members; default config.workers, or os.availableParallelism() when that is 0. */
@@ -47,6 +58,12 @@ export interface PoolOptions {
    * More pipelines messages, but a batch may then wait behind a long task on a busy member.
    */
   readonly depth?: number;
+  /**
+   * After an abort (or a timeout), how long (ms) a member may keep running a task of the
+   * aborted batch before it is terminated and replaced (default config.abortGraceMs, 1000):
+   * a kernel that never returns cannot hold a member forever.
+   */
+  readonly abortGraceMs?: number;
 }
 
 function positiveInt(label: string, what: string, n: number): number {
@@ -71,6 +88,7 @@ export abstract class PoolExecutor implements Executor {
   private readonly resolver = createFnResolver({ inline: true });
   private mainRegistry: Promise<KernelRegistry> | undefined;
   private seq = 0;
+  private readonly graceMs: () => number;
 
   constructor(
     /** Class name for messages. */
@@ -81,6 +99,13 @@ export abstract class PoolExecutor implements Executor {
     const n = opts.workers ?? (config.workers > 0 ? config.workers : availableParallelism());
     this.concurrency = positiveInt(label, 'workers', n);
     this.depth = positiveInt(label, 'depth', opts.depth ?? 1);
+    const grace = opts.abortGraceMs;
+    if (grace !== undefined && !(Number.isFinite(grace) && grace >= 0)) {
+      throw new ValueError(
+        `${label}: abortGraceMs ${JSON.stringify(grace)} is not a non-negative number`,
+      );
+    }
+    this.graceMs = () => grace ?? config.abortGraceMs;
     this.members = new Array(n).fill(undefined);
     this.queue = new PQueue({ concurrency: n * this.depth });
   }
@@ -88,8 +113,18 @@ export abstract class PoolExecutor implements Executor {
   /** Members are processes already: isolated tasks run here, not on the process pool. */
   protected readonly isolates: boolean = false;
 
-  /** Start a member; it calls `onExit` when it dies on its own. */
-  protected abstract spawn(onExit: OnMemberExit): PoolMember;
+  /** Start a member; it calls `ctx.onExit` when it dies on its own (or was ended for overrunning). */
+  protected abstract spawn(ctx: MemberContext): PoolMember;
+
+  /** Members alive now (started and not exited): never more than `concurrency`. */
+  get liveMembers(): number {
+    return this.members.filter((m) => m !== undefined && !m.dead).length;
+  }
+
+  /** Thread or process ids of the live members. */
+  memberIds(): number[] {
+    return this.members.flatMap((m) => (m && !m.dead && m.pid !== undefined ? [m.pid] : []));
+  }
 
   async run(batch: readonly TaskPayload[], signal?: AbortSignal): Promise<Chunk[]> {
     if (this.closing.signal.aborted) {
@@ -196,12 +231,13 @@ export abstract class PoolExecutor implements Executor {
   }
 
   private start(): PoolMember {
-    return this.spawn((dead, wasReady) => {
+    const onExit: OnMemberExit = (dead, wasReady) => {
       const i = this.members.indexOf(dead);
       if (i < 0) return;
       // A member that served is replaced at once; one that failed to start is retried lazily.
       this.members[i] = wasReady && !this.closing.signal.aborted ? this.start() : undefined;
-    });
+    };
+    return this.spawn({ onExit, graceMs: this.graceMs });
   }
 
   private async runOnMain(

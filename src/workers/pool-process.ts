@@ -4,11 +4,12 @@
 import { type ChildProcess, fork } from 'node:child_process';
 import type { Socket } from 'node:net';
 import { CancelledError, WorkerCrashedError } from '../errors.ts';
+import type { CodePolicy } from '../kernels/code-policy.ts';
 import type { Chunk } from '../kernels/types.ts';
-import { BatchJob } from './batch-job.ts';
+import { BatchJob, overrunError } from './batch-job.ts';
 import { BufferCache } from './buffer-cache.ts';
-import { memberExecArgv } from './exec-argv.ts';
-import { NotStartedError, type OnMemberExit, type PoolMember } from './pool-executor.ts';
+import { memberExecArgv, membersNeedTsx } from './exec-argv.ts';
+import { type MemberContext, NotStartedError, type PoolMember } from './pool-executor.ts';
 import { type FromProcess, PROCESS_MEMBER_ENV, type ToProcess } from './process-wire.ts';
 import type { TaskPayload } from './types.ts';
 import { decodeError } from './wire.ts';
@@ -19,6 +20,8 @@ export interface PoolProcessOptions {
   readonly maxOldGenerationSizeMb?: number;
   /** Bytes of large shared input buffers the process keeps during a compute (buffer-cache.ts). */
   readonly cacheBytes: number;
+  /** Checked in the process before any import (see ProcessPoolOptions.codePolicy). */
+  readonly codePolicy?: CodePolicy | undefined;
 }
 
 const BOOTSTRAP = new URL('./bootstrap.mjs', import.meta.url);
@@ -45,21 +48,28 @@ export class PoolProcess implements PoolMember {
   /** IPC channel and stderr pipe: once both closed, everything the process sent is here. */
   private open = 2;
   private closing = false;
+  /** The aborted batch whose task overran the grace period: the process was killed for it. */
+  private overran: BatchJob | undefined;
   dead = false;
 
   constructor(
     opts: PoolProcessOptions,
-    private readonly onExit: OnMemberExit,
+    private readonly ctx: MemberContext,
   ) {
     const execArgv = memberExecArgv({ thread: false });
     if (opts.maxOldGenerationSizeMb !== undefined) {
       execArgv.push(`--max-old-space-size=${opts.maxOldGenerationSizeMb}`);
     }
-    this.child = fork(BOOTSTRAP, [ENTRY, opts.registryModule ?? ''], {
+    const policy = opts.codePolicy === undefined ? '' : JSON.stringify(opts.codePolicy);
+    this.child = fork(BOOTSTRAP, [ENTRY, opts.registryModule ?? '', policy], {
       execArgv,
       serialization: 'advanced',
       stdio: ['inherit', 'inherit', 'pipe', 'ipc'],
-      env: { ...process.env, [PROCESS_MEMBER_ENV]: '1' },
+      env: {
+        ...process.env,
+        [PROCESS_MEMBER_ENV]: '1',
+        TESSERA_MEMBER_TSX: membersNeedTsx() ? '1' : '0',
+      },
     });
     this.cache = new BufferCache(opts.cacheBytes, (m) => {
       if (!this.dead && this.child.connected) this.child.send(m);
@@ -83,10 +93,26 @@ export class PoolProcess implements PoolMember {
     return this.jobs.size;
   }
 
+  get pid(): number | undefined {
+    return this.child.pid;
+  }
+
   run(tasks: readonly TaskPayload[], seq: number, signal?: AbortSignal): Promise<Chunk[]> {
-    if (this.dead || this.closing) return Promise.reject(new NotStartedError());
-    const job = new BatchJob(seq, tasks, signal, () => {
-      if (this.jobs.has(seq)) this.post({ t: 'cancel', seq });
+    if (this.dead || this.closing || this.overran !== undefined) {
+      return Promise.reject(new NotStartedError());
+    }
+    const job: BatchJob = new BatchJob(seq, tasks, signal, () => {
+      if (!this.jobs.has(seq)) return;
+      if (!this.ready) {
+        // not posted yet (the process is still starting): settle it here, it is never sent
+        this.take(seq)?.reject(
+          new CancelledError('ProcessPoolExecutor.run: cancelled by its AbortSignal'),
+        );
+        return;
+      }
+      // the process checks for a cancel between tasks; a task that never returns meets the watchdog
+      this.post({ t: 'cancel', seq });
+      job.watch(this.ctx.graceMs(), () => this.endIfRunning(job));
     });
     this.jobs.set(seq, job);
     if (this.jobs.size === 1) this.busy();
@@ -141,6 +167,16 @@ export class PoolProcess implements PoolMember {
     }
   };
 
+  /** Kill the process when `job` is the batch it runs (a task overran the abort grace). */
+  private endIfRunning(job: BatchJob): boolean {
+    if (this.dead || this.exit !== undefined || !this.jobs.has(job.seq)) return true;
+    // batches run in arrival order: the first one is running
+    if (!this.ready || this.jobs.keys().next().value !== job.seq) return false;
+    this.overran = job;
+    this.child.kill('SIGKILL');
+    return true;
+  }
+
   private readonly handleExit = (code: number | null, signal: NodeJS.Signals | null): void => {
     this.exit =
       signal !== null
@@ -167,6 +203,10 @@ export class PoolProcess implements PoolMember {
     for (const job of jobs) {
       if (this.closing) {
         job.reject(new CancelledError('ProcessPoolExecutor.shutdown: the pool was shut down'));
+      } else if (job === this.overran) {
+        job.reject(overrunError('ProcessPoolExecutor', job, this.ctx.graceMs()));
+      } else if (this.overran !== undefined) {
+        job.reject(new NotStartedError());
       } else if (!this.ready) {
         const why = this.startError ? `${this.startError} (${detail})` : detail;
         job.reject(new WorkerCrashedError(job.tasks[0]!.key, `process failed to start: ${why}`));
@@ -176,7 +216,7 @@ export class PoolProcess implements PoolMember {
       } else job.reject(new NotStartedError());
       first = false;
     }
-    if (!this.closing) this.onExit(this, this.ready);
+    if (!this.closing) this.ctx.onExit(this, this.ready);
   }
 
   /** Drop the buffers the process holds: data wrapped in place may change before the next compute. */

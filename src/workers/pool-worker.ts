@@ -6,9 +6,9 @@ import * as Comlink from 'comlink';
 import nodeEndpoint from 'comlink/dist/umd/node-adapter.js';
 import { CancelledError, WorkerCrashedError } from '../errors.ts';
 import type { Chunk } from '../kernels/types.ts';
-import { BatchJob } from './batch-job.ts';
-import { memberExecArgv } from './exec-argv.ts';
-import { NotStartedError, type OnMemberExit, type PoolMember } from './pool-executor.ts';
+import { BatchJob, overrunError } from './batch-job.ts';
+import { memberExecArgv, membersNeedTsx } from './exec-argv.ts';
+import { type MemberContext, NotStartedError, type PoolMember } from './pool-executor.ts';
 import type { TaskPayload } from './types.ts';
 import { type BatchReply, CONTROL, toEndpoint, type WorkerInit } from './wire.ts';
 import type { WorkerApi } from './worker.ts';
@@ -36,16 +36,23 @@ export class PoolWorker implements PoolMember {
   private readonly freeLanes: number[];
   private lastError: Error | undefined;
   private closing = false;
+  /** The aborted batch whose task overran the grace period: the thread was terminated for it. */
+  private overran: BatchJob | undefined;
   dead = false;
 
   constructor(
     opts: PoolWorkerOptions,
-    private readonly onExit: OnMemberExit,
+    private readonly ctx: MemberContext,
   ) {
     const control = new SharedArrayBuffer((CONTROL.LANES + opts.depth) * 4);
     this.control = new Int32Array(control);
     this.freeLanes = Array.from({ length: opts.depth }, (_, i) => i);
-    const workerData: WorkerInit = { entry: ENTRY, registryModule: opts.registryModule, control };
+    const workerData: WorkerInit = {
+      entry: ENTRY,
+      tsx: membersNeedTsx(),
+      registryModule: opts.registryModule,
+      control,
+    };
     this.worker = new Worker(BOOTSTRAP, {
       workerData,
       execArgv: memberExecArgv({ thread: true }),
@@ -59,6 +66,10 @@ export class PoolWorker implements PoolMember {
     this.api = Comlink.wrap<WorkerApi>(nodeEndpoint(toEndpoint(this.worker)));
   }
 
+  get pid(): number {
+    return this.worker.threadId;
+  }
+
   /** Batches in flight here. */
   get load(): number {
     return this.jobs.size;
@@ -70,11 +81,15 @@ export class PoolWorker implements PoolMember {
     const lane = this.freeLanes.pop();
     if (lane === undefined) throw new Error('PoolWorker.run: no free lane (queue bound broken)');
     Atomics.store(this.control, CONTROL.LANES + lane, 0);
-    const job = new BatchJob(
+    const job: BatchJob = new BatchJob(
       seq,
       tasks,
       signal,
-      () => Atomics.store(this.control, CONTROL.LANES + lane, 1),
+      () => {
+        // the worker checks the flag between tasks; a task that never returns meets the watchdog
+        Atomics.store(this.control, CONTROL.LANES + lane, 1);
+        job.watch(this.ctx.graceMs(), () => this.endIfRunning(job));
+      },
       () => this.freeLanes.push(lane),
     );
     this.jobs.set(seq, job);
@@ -100,6 +115,17 @@ export class PoolWorker implements PoolMember {
     if (this.take(job)) job.reject(e);
   }
 
+  /** Terminate the thread when `job` is the batch it runs (a task overran the abort grace). */
+  private endIfRunning(job: BatchJob): boolean {
+    if (this.dead || !this.jobs.has(job.seq)) return true;
+    if (Atomics.load(this.control, CONTROL.SEQ) !== job.seq) return false;
+    this.overran = job;
+    // dead now: the pool starts a replacement at once instead of waiting for the exit
+    this.dead = true;
+    void this.worker.terminate();
+    return true;
+  }
+
   private readonly handleExit = (code: number): void => {
     this.dead = true;
     const wasReady = Atomics.load(this.control, CONTROL.READY) === 1;
@@ -113,6 +139,10 @@ export class PoolWorker implements PoolMember {
     for (const job of jobs) {
       if (this.closing) {
         job.reject(new CancelledError('ThreadPoolExecutor.shutdown: the pool was shut down'));
+      } else if (job === this.overran) {
+        job.reject(overrunError('ThreadPoolExecutor', job, this.ctx.graceMs()));
+      } else if (this.overran !== undefined) {
+        job.reject(new NotStartedError());
       } else if (!wasReady) {
         job.reject(new WorkerCrashedError(job.tasks[0]!.key, `worker failed to start: ${detail}`));
       } else if (job.seq === runningSeq) {
@@ -120,7 +150,7 @@ export class PoolWorker implements PoolMember {
         job.reject(new WorkerCrashedError(task.key, detail));
       } else job.reject(new NotStartedError());
     }
-    if (!this.closing) this.onExit(this, wasReady);
+    if (!this.closing) this.ctx.onExit(this, wasReady || this.overran !== undefined);
   };
 
   /** Stop the thread; batches still in flight reject with CancelledError. */

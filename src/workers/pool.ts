@@ -2,8 +2,9 @@
 // data shared through SharedArrayBuffers; main-thread tasks run here through runTask.
 
 import type { ResourceLimits } from 'node:worker_threads';
+import { optionsObject } from './options-object.ts';
 import {
-  type OnMemberExit,
+  type MemberContext,
   PoolExecutor,
   type PoolMember,
   type PoolOptions,
@@ -19,7 +20,8 @@ export interface ThreadPoolOptions extends PoolOptions {
 /**
  * Runs task batches on a pool of worker threads. Batches resolve in task order; a kernel
  * throw rejects with TaskError, a dying worker with WorkerCrashedError (and is replaced),
- * an abort with CancelledError. Idle workers never keep the process alive.
+ * an abort with CancelledError at once; a worker still running a task of the aborted batch
+ * after `abortGraceMs` is terminated and replaced. Idle workers never keep the process alive.
  *
  * Threads share the process: a native crash in a kernel (a segfault in an addon) ends the
  * whole program. Give such a function `{ isolate: true }` (its tasks then run in a pool
@@ -33,12 +35,12 @@ export class ThreadPoolExecutor extends PoolExecutor {
   readonly name = 'threads';
 
   constructor(private readonly opts: ThreadPoolOptions = {}) {
-    super('ThreadPoolExecutor', opts.registryModule, opts);
+    super('ThreadPoolExecutor', optionsObject('ThreadPoolExecutor', opts).registryModule, opts);
   }
 
-  protected spawn(onExit: OnMemberExit): PoolMember {
+  protected spawn(ctx: MemberContext): PoolMember {
     const { registryModule, resourceLimits } = this.opts;
-    return new PoolWorker({ registryModule, resourceLimits, depth: this.depth }, onExit);
+    return new PoolWorker({ registryModule, resourceLimits, depth: this.depth }, ctx);
   }
 }
 

@@ -3,6 +3,7 @@
 // cancel message can stop a batch.
 
 import { setImmediate as nextMacrotask } from 'node:timers/promises';
+import { type CodePolicy, checkTasksCode } from '../kernels/code-policy.ts';
 import { createFnResolver, findFnRefs, needsPreload } from '../kernels/resolve.ts';
 import { runTask } from '../kernels/run-task.ts';
 import type { Chunk, FnRef, KernelRegistry } from '../kernels/types.ts';
@@ -28,8 +29,24 @@ let lastDone = 0;
 let registry: KernelRegistry;
 const resolve = createFnResolver({ inline: false });
 const held = new HeldBuffers();
+const policy = process.argv[4] ? (JSON.parse(process.argv[4]) as CodePolicy) : undefined;
 
 async function execute(seq: number, tasks: readonly TaskPayload[]): Promise<BatchReply> {
+  if (policy !== undefined) {
+    try {
+      checkTasksCode(policy, tasks, 'ProcessPoolExecutor');
+    } catch (e) {
+      const key = (e as { key?: string }).key;
+      return {
+        ok: false,
+        index: Math.max(
+          0,
+          tasks.findIndex((t) => t.key === key),
+        ),
+        error: encodeError(e),
+      };
+    }
+  }
   decodeInputs(tasks);
   const refs: FnRef[] = [];
   for (const t of tasks) {

@@ -10,13 +10,14 @@
 //   inflight    batches handed to the executor and not yet returned
 //   liveBytes   bytes of all values held; the peak is reported in stats
 //   stop        aborted when the run fails or is cancelled, so executors drop what is queued
+//               (and pools terminate a worker whose task overruns the abort grace period)
 // Released and allocated shared bytes are counted toward an explicit collection
 // (collect.ts): V8 does not see shared memory as GC pressure.
 
 import { setMaxListeners } from 'node:events';
 import { itemsize } from '../array/dtype.ts';
 import { NDArray } from '../array/ndarray.ts';
-import { CancelledError } from '../errors.ts';
+import { CancelledError, TimeoutError, ValueError } from '../errors.ts';
 import { type TaskTable, taskKey, unravel } from '../graph/materialize.ts';
 import type { Chunk } from '../kernels/types.ts';
 import { collectGarbage, noteDropped } from './collect.ts';
@@ -36,8 +37,31 @@ export interface RunOptions {
   signal?: AbortSignal;
   /** Hold back new root tasks while live chunk bytes exceed this. */
   memoryLimit?: number;
-  /** Called as tasks finish (done and total count runnable tasks). */
+  /**
+   * Called as tasks finish (done and total count runnable tasks): after every task inline,
+   * after every batch on pools. A throw fails the run with ValueError.
+   */
   onProgress?: (done: number, total: number, bytes: number) => void;
+}
+
+/** Synchronous runs yield to the event loop this often (ms), so timers and aborts fire. */
+const SYNC_YIELD_MS = 50;
+
+/**
+ * The error a run rejects with when its signal aborts: TimeoutError for a TimeoutError
+ * reason (compute's `timeout`, AbortSignal.timeout), CancelledError otherwise; the reason is
+ * kept as `cause`.
+ * @example
+ * abortError(AbortSignal.timeout(0).reason, 'cancelled by its AbortSignal');
+ */
+export function abortError(reason: unknown, what: string): CancelledError | TimeoutError {
+  if (reason instanceof Error && reason.name === 'TimeoutError') {
+    const message = reason.message.startsWith('compute: ')
+      ? reason.message
+      : `compute: timed out: ${reason.message}`;
+    return new TimeoutError(message, { cause: reason });
+  }
+  return new CancelledError(`compute: ${what}`, { cause: reason });
 }
 
 export interface RunStats {
@@ -108,7 +132,10 @@ class Run {
   private failed = false;
   /** 1 for the tasks whose values the compute returns. */
   private readonly isOutput: Uint8Array;
-  /** Aborted when the run fails or is cancelled: the executor drops its queued batches. */
+  /**
+   * Aborted when the run ends: on failure or cancel the executor drops its queued batches; on
+   * success (nothing is in flight then) it lets go of what it kept for the run (Redis keys).
+   */
   private readonly stop = new AbortController();
   private resolve!: (r: RunResult) => void;
   private reject!: (e: unknown) => void;
@@ -166,7 +193,7 @@ class Run {
     });
     const { signal } = this.opts;
     if (signal?.aborted) {
-      this.fail(new CancelledError('compute: cancelled before it started'));
+      this.fail(abortError(signal.reason, 'cancelled before it started'));
       return promise;
     }
     signal?.addEventListener('abort', this.onAbort, { once: true });
@@ -183,8 +210,22 @@ class Run {
   }
 
   private readonly onAbort = (): void => {
-    this.fail(new CancelledError('compute: cancelled by its AbortSignal'));
+    this.fail(abortError(this.opts.signal?.reason, 'cancelled by its AbortSignal'));
   };
+
+  /** Report progress; a callback that throws fails the run (it must not end the process). */
+  private report(): boolean {
+    const { onProgress } = this.opts;
+    if (onProgress === undefined) return true;
+    try {
+      onProgress(this.done, this.total, this.liveBytes);
+      return true;
+    } catch (e) {
+      const why = e instanceof Error ? e.message : String(e);
+      this.fail(new ValueError(`compute: the progress callback threw: ${why}`, { cause: e }));
+      return false;
+    }
+  }
 
   private constantValue(t: number): Chunk {
     const layer = this.table.layers[this.table.layerOf[t]!]!;
@@ -290,8 +331,8 @@ class Run {
 
   private async runSyncLoop(): Promise<void> {
     const runSync = this.executor.runSync!.bind(this.executor);
+    const { signal } = this.opts;
     let lastYield = performance.now();
-    let lastProgress = 0;
     while (!this.failed) {
       const t = this.next();
       if (t < 0) break;
@@ -303,19 +344,18 @@ class Run {
         this.fail(e);
         return;
       }
+      if (this.failed) return; // aborted while an asynchronous kernel ran
       this.complete(t, value);
       collectGarbage();
-      if ((this.done & 63) === 0) {
-        const now = performance.now();
-        if (now - lastYield > 50) {
-          // let timers and abort signals fire during long synchronous runs
-          await new Promise<void>((r) => setImmediate(r));
-          lastYield = performance.now();
-        }
-        if (this.opts.onProgress && now - lastProgress > 100) {
-          lastProgress = now;
-          this.opts.onProgress(this.done, this.total, this.liveBytes);
-        }
+      if (signal?.aborted) {
+        this.onAbort();
+        return;
+      }
+      if (this.done < this.total && !this.report()) return;
+      if (performance.now() - lastYield > SYNC_YIELD_MS) {
+        // let timers (a timeout) and abort signals fire during long synchronous runs
+        await new Promise<void>((r) => setImmediate(r));
+        lastYield = performance.now();
       }
     }
     if (!this.failed) this.finish();
@@ -362,13 +402,23 @@ class Run {
 
   private onBatch(batch: TaskPayload[], results: Chunk[], bytes: number): void {
     if (this.failed) return;
-    this.inflight--;
-    this.pendingBytes -= bytes;
-    for (let i = 0; i < batch.length; i++) this.complete(batch[i]!.id, results[i]!);
-    this.opts.onProgress?.(this.done, this.total, this.liveBytes);
-    collectGarbage();
-    if (this.done === this.total) this.finish();
-    else this.pump();
+    // Runs in a promise reaction: a throw here (a malformed result, a progress callback) must
+    // reject the compute, not escape as an unhandled rejection.
+    try {
+      this.inflight--;
+      this.pendingBytes -= bytes;
+      if (results.length !== batch.length) {
+        throw new Error(
+          `runTasks: executor '${this.executor.name}' answered a batch of ${batch.length} tasks with ${results.length} results`,
+        );
+      }
+      for (let i = 0; i < batch.length; i++) this.complete(batch[i]!.id, results[i]!);
+      collectGarbage();
+      if (this.done === this.total) this.finish();
+      else if (this.report()) this.pump();
+    } catch (e) {
+      this.fail(e);
+    }
   }
 
   private fail(e: unknown): void {
@@ -381,8 +431,10 @@ class Run {
   }
 
   private finish(): void {
+    if (!this.report()) return;
     this.opts.signal?.removeEventListener('abort', this.onAbort);
-    this.opts.onProgress?.(this.done, this.total, this.liveBytes);
+    // nothing is in flight now: the executor learns that the compute has ended
+    this.stop.abort();
     this.stats.liveChunksAtEnd = this.liveChunks;
     const outputs = this.table.outputs.map((ids) => Array.from(ids, (t) => this.values[t]!));
     this.resolve({ outputs, stats: this.stats });

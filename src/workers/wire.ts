@@ -41,6 +41,8 @@ export interface WireError {
 export interface WorkerInit {
   /** URL of the worker module (worker.ts, or worker.js when compiled). */
   readonly entry: string;
+  /** Register tsx before importing the entry (see membersNeedTsx). */
+  readonly tsx: boolean;
   /** URL of a module exporting `registry`, a KernelRegistry merged over the built-ins. */
   readonly registryModule?: string;
   /** Int32 slots shared with the main thread; see CONTROL. */

@@ -2,7 +2,7 @@
 // big-endian, format version 2): every dtype, random shapes and chunkings, on the sync and
 // thread schedulers; bad files fail when the array is made, naming the file.
 
-import { mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
@@ -44,6 +44,9 @@ function handMade(dict: string, data: Uint8Array, version = 1): string {
   out.set(data, pre + header.length);
   return save(out);
 }
+
+/** A modification time in whole seconds (files made at the start of the tests are older). */
+const FIXED_TIME = 1_600_000_000;
 
 const bytesOf = (a: NDArray): Uint8Array =>
   new Uint8Array(a.data.buffer, a.data.byteOffset, a.data.byteLength).slice();
@@ -247,4 +250,57 @@ describe('fromNpy', () => {
     expect(isTesseraError(err, 'TaskError')).toBe(true);
     expect(String((err as Error).cause)).toContain('ENOENT');
   });
+
+  test.each([
+    [
+      'rewritten with another shape (a new header and size)',
+      (path: string) => writeFileSync(path, new Uint8Array(dump(new Float64Array(6), [2, 3]))),
+      /its size went from \d+ to \d+ bytes/,
+    ],
+    [
+      'rewritten with the same size and header, other data (a new mtime)',
+      (path: string) => {
+        writeFileSync(path, new Uint8Array(dump(new Float64Array([9, 9, 9, 9, 9, 9, 9, 9]), [8])));
+        utimesSync(path, new Date(), new Date(Date.now() + 5000));
+      },
+      /its modification time changed/,
+    ],
+    [
+      'its header edited in place, size and mtime kept',
+      (path: string) => {
+        const bytes = readFileSync(path);
+        bytes[bytes.indexOf(0x3c)] = 0x3e; // '<f8' becomes '>f8': big-endian data
+        writeFileSync(path, bytes);
+        utimesSync(path, FIXED_TIME, FIXED_TIME);
+      },
+      /its header changed/,
+    ],
+  ] as const)(
+    'a file %s after fromNpy fails the compute with TaskError naming the path',
+    async (_, change, why) => {
+      const path = save(dump(new Float64Array([1, 2, 3, 4, 5, 6, 7, 8]), [8]));
+      // whole seconds: an edit can restore the very same mtime
+      utimesSync(path, FIXED_TIME, FIXED_TIME);
+      expect(statSync(path).mtimeMs).toBe(FIXED_TIME * 1000);
+      const x = fromNpy(path, { chunks: 4 });
+      expect(Array.from((await compute(x, { scheduler: 'sync' })).data)).toEqual([
+        1, 2, 3, 4, 5, 6, 7, 8,
+      ]);
+      change(path);
+      for (const scheduler of ['sync', 'threads'] as const) {
+        const err = await compute(x.sum(), { scheduler, workers: 2 }).then(
+          () => expect.unreachable('expected a rejection'),
+          (e: unknown) => e,
+        );
+        expect(isTesseraError(err, 'TaskError'), scheduler).toBe(true);
+        const message = (err as Error).message;
+        expect(message).toContain(`fromNpy: ${JSON.stringify(path)} changed since fromNpy read`);
+        expect(message).toMatch(why);
+        expect(isTesseraError((err as Error).cause, 'ValueError')).toBe(true);
+      }
+      // made again, the array reads the file as it is now
+      expect(fromNpy(path).shape).not.toBeUndefined();
+    },
+    30_000,
+  );
 });

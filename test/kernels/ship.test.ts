@@ -105,8 +105,10 @@ describe('toFnRef: rejected at build time', () => {
       return x > threshold;
     });
     expect(e.message).toBe(
-      "lazyApply: kernel 'aboveThreshold' uses 'threshold' from its enclosing scope; pass it " +
-        'through kwargs, or export the kernel with defineKernels(import.meta.url, { … })',
+      "lazyApply: kernel 'aboveThreshold' uses 'threshold' from its enclosing scope, which does " +
+        'not travel to workers; data can go through kwargs, but functions and classes cannot: ' +
+        'export the kernel with defineKernels(import.meta.url, { … }), or pass { inline: true } ' +
+        'to run it on the main thread',
     );
   });
 
@@ -114,7 +116,9 @@ describe('toFnRef: rejected at build time', () => {
     const a = 1;
     const b = 2;
     const e = shipError((x: number) => a + b * x + a);
-    expect(e.message).toContain("uses 'a', 'b' from its enclosing scope; pass them through kwargs");
+    expect(e.message).toContain(
+      "uses 'a', 'b' from its enclosing scope, which does not travel to workers",
+    );
   });
 
   test('an imported binding is named as imported', () => {

@@ -16,7 +16,6 @@ import vm from 'node:vm';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { NDArray } from '../../src/array/ndarray.ts';
-import { config } from '../../src/config.ts';
 import { CancelledError, isTesseraError, type TaskError } from '../../src/errors.ts';
 import {
   compute,
@@ -30,32 +29,13 @@ import {
   rechunk,
   startDistributedWorker,
 } from '../../src/index.ts';
-import { redisConnection } from '../../src/workers/distributed-wire.ts';
+import { redisConnection } from '../../src/workers/redis-connection.ts';
 import { lazyKernels } from '../fixtures/lazy-kernels.ts';
+import { cliWorker, reachable, redisUp, SECRET, url } from '../helpers/redis.ts';
 import { rejection } from '../helpers/rejection.ts';
 
-const url = config.redis;
-const required = process.env.TESSERA_REQUIRE_REDIS === '1';
-
-const redisUp = (): Promise<boolean> => reachable(url);
-
-async function reachable(at: string): Promise<boolean> {
-  const r = new Redis({ ...redisConnection(at), lazyConnect: true, retryStrategy: () => null });
-  r.on('error', () => {});
-  try {
-    await r.connect();
-    return (await r.ping()) === 'PONG';
-  } catch {
-    return false;
-  } finally {
-    r.disconnect();
-  }
-}
-
-const up = await redisUp();
-if (!up && required)
-  throw new Error(`distributed tests: no Redis at ${url} (TESSERA_REQUIRE_REDIS=1)`);
-if (!up) console.warn(`distributed tests skipped: no Redis at ${url}`);
+const up = await redisUp('distributed tests');
+const fixtures = new URL('../fixtures/', import.meta.url).pathname;
 
 v8.setFlagsFromString('--expose-gc');
 const gc = vm.runInNewContext('gc') as () => void;
@@ -78,8 +58,15 @@ describe.runIf(up)('scheduler distributed', () => {
   let cluster: DistributedExecutor;
   let worker: DistributedWorker;
   beforeAll(async () => {
-    worker = await startDistributedWorker({ redis: url, queue, workers: 2 });
-    cluster = new DistributedExecutor({ redis: url, queue, concurrency: 4 });
+    worker = await startDistributedWorker({
+      redis: url,
+      queue,
+      workers: 2,
+      secret: SECRET,
+      kernels: [fixtures],
+      allowSource: true,
+    });
+    cluster = new DistributedExecutor({ redis: url, queue, concurrency: 4, secret: SECRET });
   }, T);
   afterAll(async () => {
     await cluster?.shutdown();
@@ -194,7 +181,7 @@ describe.runIf(up)('scheduler distributed', () => {
     async () => {
       const redis = new Redis(redisConnection(url));
       try {
-        const own = new DistributedExecutor({ redis: url, queue });
+        const own = new DistributedExecutor({ redis: url, queue, secret: SECRET });
         const prefix = (own as unknown as { prefix: string }).prefix;
         await (async () => {
           const x = fromArray(
@@ -226,7 +213,7 @@ describe('no Redis, or Redis gone', () => {
   test(
     'a compute and a worker fail at once, naming the URL, when no Redis answers',
     async () => {
-      const cluster = new DistributedExecutor({ redis: nowhere });
+      const cluster = new DistributedExecutor({ redis: nowhere, secret: SECRET });
       const started = performance.now();
       const err = await rejection(
         compute(random.uniform([10], { seed: 1, chunks: 5 }), { scheduler: cluster }),
@@ -235,7 +222,7 @@ describe('no Redis, or Redis gone', () => {
       expect(String(err)).toContain('no Redis answers at redis://127.0.0.1:1');
       expect(performance.now() - started).toBeLessThan(6000);
       await cluster.shutdown();
-      const werr = await rejection(startDistributedWorker({ redis: nowhere }));
+      const werr = await rejection(startDistributedWorker({ redis: nowhere, secret: SECRET }));
       expect(String(werr)).toContain('tessera worker: no Redis answers');
     },
     T,
@@ -258,8 +245,14 @@ describe('no Redis, or Redis gone', () => {
       for (let i = 0; i < 50 && !(await reachable(own)); i++)
         await new Promise((r) => setTimeout(r, 50));
       const queue = `gone-${randomUUID()}`;
-      const worker = await startDistributedWorker({ redis: own, queue, workers: 1 });
-      const cluster = new DistributedExecutor({ redis: own, queue });
+      const worker = await startDistributedWorker({
+        redis: own,
+        queue,
+        workers: 1,
+        secret: SECRET,
+        allowSource: true,
+      });
+      const cluster = new DistributedExecutor({ redis: own, queue, secret: SECRET });
       try {
         const slow = busyBlocks(8, 500);
         const run = rejection(compute(slow, { scheduler: cluster }));
@@ -278,32 +271,13 @@ describe('no Redis, or Redis gone', () => {
   );
 });
 
-/** `tessera worker` in a child process, once it serves; `exited` resolves with its exit. */
-async function cliWorker(queue: string, ...extra: string[]) {
-  const child = spawn(
-    process.execPath,
-    ['--import', 'tsx', 'src/cli/main.ts', 'worker', '--redis', url, '--queue', queue, ...extra],
-    { stdio: ['ignore', 'pipe', 'inherit'] },
-  );
-  const exited = new Promise<{ code: number | null; signal: string | null }>((r) =>
-    child.on('exit', (code, signal) => r({ code, signal })),
-  );
-  await new Promise<void>((resolve, reject) => {
-    child.stdout.on('data', (d) => {
-      if (String(d).includes('serving')) resolve();
-    });
-    void exited.then((e) => reject(new Error(`worker exited early: ${JSON.stringify(e)}`)));
-  });
-  return { child, exited };
-}
-
 describe.runIf(up)('tessera worker (the command)', () => {
   test(
     'serves computes from a child process and exits on SIGTERM',
     async () => {
       const queue = `cli-${randomUUID()}`;
-      const { child, exited } = await cliWorker(queue, '--workers', '1');
-      const cluster = new DistributedExecutor({ redis: url, queue });
+      const { child, exited } = await cliWorker(queue, ['--workers', '1', '--allow-source']);
+      const cluster = new DistributedExecutor({ redis: url, queue, secret: SECRET });
       try {
         const x = random.uniform([100, 100], { seed: 2, chunks: 25 });
         const got = await compute(x.sum({ axis: 1 }), { scheduler: cluster });
@@ -322,10 +296,15 @@ describe.runIf(up)('tessera worker (the command)', () => {
     'a worker that dies mid-job: its job moves to another worker and the compute completes',
     async () => {
       const queue = `cli-${randomUUID()}`;
-      const a = await cliWorker(queue, '--workers', '1', '--lock-ms', '1000');
-      const b = await cliWorker(queue, '--workers', '1', '--lock-ms', '1000');
+      const a = await cliWorker(queue, ['--workers', '1', '--lock-ms', '1000', '--allow-source']);
+      const b = await cliWorker(queue, ['--workers', '1', '--lock-ms', '1000', '--allow-source']);
       const marker = join(tmpdir(), `tessera-crash-${randomUUID()}`);
-      const cluster = new DistributedExecutor({ redis: url, queue, concurrency: 1 });
+      const cluster = new DistributedExecutor({
+        redis: url,
+        queue,
+        concurrency: 1,
+        secret: SECRET,
+      });
       try {
         const x = fromArray(
           Float64Array.from({ length: 40 }, (_, i) => i),

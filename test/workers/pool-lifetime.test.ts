@@ -39,3 +39,16 @@ test.each(['threads', 'processes'])(
   },
   12_000,
 );
+
+const stuckScript = fileURLToPath(new URL('../fixtures/stuck-no-shutdown.ts', import.meta.url));
+
+test.each(['threads', 'processes'])(
+  'after stuck computes time out on the shared %s pool, a program that never shuts down still exits',
+  async (kind) => {
+    const { code, out } = await runNode(['--import', 'tsx', stuckScript, kind], 40_000);
+    expect(out.match(/stuck compute: TimeoutError/g)).toHaveLength(3);
+    expect(out).toContain('result [2,2,2,2]');
+    expect(code).toBe(0);
+  },
+  45_000,
+);

@@ -59,6 +59,31 @@ describe('runTasks', () => {
     expect(stats.peakLiveChunks).toBeLessThanOrEqual(102);
   });
 
+  test.each([
+    [
+      'a progress callback throws',
+      batched,
+      {
+        onProgress: () => {
+          throw new Error('progress broke');
+        },
+      },
+      /progress broke/,
+    ],
+    [
+      'an executor answers a batch with no results',
+      { name: 'short', concurrency: 2, run: async () => [] } satisfies Executor,
+      {},
+      /executor 'short' answered a batch of \d+ tasks with 0 results/,
+    ],
+  ])(
+    'a throw while a batch completes rejects the run (%s)',
+    async (_, executor, extra, message) => {
+      const s = sourceLayer('src', 4);
+      await expect(run([sumLayer([s], 4, 1)], executor, extra)).rejects.toThrow(message);
+    },
+  );
+
   test('shared intermediates run once', async () => {
     let calls = 0;
     const reg = testRegistry();

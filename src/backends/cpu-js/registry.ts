@@ -15,6 +15,7 @@ import { viewKernels } from './elementwise/ew-view.ts';
 import { gatherKernels } from './layout/gather.ts';
 import { layoutKernels } from './layout/layout.ts';
 import { type StridedSelection, sliceND } from './layout/slice.ts';
+import { takeIndexedKernels } from './layout/take-indexed.ts';
 import { einsumKernels } from './linalg/einsum.ts';
 import { matmulKernels } from './linalg/matmul.ts';
 import { reduceKernels } from './reduce/reduce.ts';
@@ -79,6 +80,7 @@ registerKernels({
 });
 
 registerKernels(gatherKernels);
+registerKernels(takeIndexedKernels);
 registerKernels(layoutKernels);
 registerKernels(reduceKernels);
 registerKernels(scanKernels);

@@ -13,6 +13,7 @@ import {
   ValueError,
   WorkerCrashedError,
 } from '../../errors.ts';
+import { membersNeedTsx } from '../../workers/exec-argv.ts';
 import type { PoolStats } from './buffer-pool.ts';
 import type { AdapterEntry } from './device.ts';
 import type { GpuHandle, GpuReady, GpuReply, GpuRequest, WireError } from './wire.ts';
@@ -69,7 +70,9 @@ export class GpuClient {
 
   /** Start a worker and open device `name` on it. */
   static async open(name: string): Promise<GpuClient> {
-    const worker = new Worker(BOOTSTRAP, { workerData: { entry: ENTRY, device: name } });
+    const worker = new Worker(BOOTSTRAP, {
+      workerData: { entry: ENTRY, tsx: membersNeedTsx(), device: name },
+    });
     // biome-ignore lint/suspicious/noExplicitAny: EventEmitter listeners take any arguments
     const listeners: [string, (...a: any[]) => void][] = [];
     const ready = await new Promise<GpuReady>((resolve, reject) => {

@@ -168,6 +168,13 @@ export function coerceBlock(
     arr = new NDArray(result, shape, dtypeOfTypedArray(result));
   } else if (Array.isArray(result)) {
     arr = ndarray(result as Nested, undefined, dtype);
+  } else if (isBlockLike(result)) {
+    // any { shape, data } object is a block (its data's own dtype unless it says one)
+    const data = isTypedArray(result.data) ? result.data : Float64Array.from(result.data);
+    if (shapeSize(result.shape) !== data.length) {
+      throw fail(`shape ${fmt(result.shape)} with ${data.length} values`);
+    }
+    arr = new NDArray(data, [...result.shape], dtypeOfTypedArray(data));
   } else {
     throw fail(result === null ? 'null' : typeof result);
   }
@@ -180,6 +187,17 @@ export function coerceBlock(
     throw fail(`shape ${fmt(arr.shape)}`);
   }
   return shared(convertBlock(arr, dtype));
+}
+
+/** An object with a shape (integers) and data (a TypedArray or numbers), as kernels may return. */
+function isBlockLike(r: unknown): r is { shape: readonly number[]; data: TypedArray | number[] } {
+  if (typeof r !== 'object' || r === null) return false;
+  const { shape, data } = r as { shape?: unknown; data?: unknown };
+  return (
+    Array.isArray(shape) &&
+    shape.every((n) => Number.isInteger(n) && n >= 0) &&
+    (isTypedArray(data) || (Array.isArray(data) && data.every((v) => typeof v === 'number')))
+  );
 }
 
 /**

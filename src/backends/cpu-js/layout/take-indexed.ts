@@ -1,0 +1,70 @@
+// 'take-indexed': gather along one axis by indices that are themselves a lazy array's block.
+// The task gets the index block and every input block along the axis (their offsets in params).
+
+import { allocate } from '../../../array/dtype.ts';
+import { NDArray, shapeSize } from '../../../array/ndarray.ts';
+import { IndexError } from '../../../errors.ts';
+import type { Chunk, Kernel } from '../../../kernels/types.ts';
+
+/** Params of 'take-indexed': the axis, the input blocks' offsets along it (n + 1 of them). */
+export interface TakeIndexedParams {
+  readonly axis: number;
+  readonly offsets: readonly number[];
+  /** The function the user called (error messages start with it). */
+  readonly fn: string;
+}
+
+function block(c: Chunk | undefined): NDArray {
+  if (!(c instanceof NDArray)) throw new TypeError('take-indexed: expected an array block');
+  return c;
+}
+
+/** The input block holding index `i` (binary search over offsets). */
+function blockOf(offsets: readonly number[], i: number): number {
+  let a = 0;
+  let b = offsets.length - 2;
+  while (a < b) {
+    const mid = (a + b + 1) >> 1;
+    if (offsets[mid]! <= i) a = mid;
+    else b = mid - 1;
+  }
+  return a;
+}
+
+function takeIndexed(inputs: Chunk[], p: TakeIndexedParams): NDArray {
+  const idx = block(inputs[0]);
+  const blocks = inputs.slice(1).map(block);
+  const first = blocks[0]!;
+  const size = p.offsets[p.offsets.length - 1]!;
+  const n = idx.size;
+  const shape = [...first.shape];
+  shape[p.axis] = n;
+  const out = allocate(first.dtype, shapeSize(shape));
+  const inner = shapeSize(shape.slice(p.axis + 1));
+  const outer = shapeSize(shape.slice(0, p.axis));
+  for (let k = 0; k < n; k++) {
+    let i = Number(idx.data[k]!);
+    if (i < -size || i >= size) {
+      throw new IndexError(
+        `${p.fn}: index ${i} is out of bounds for axis ${p.axis} with size ${size}`,
+      );
+    }
+    if (i < 0) i += size;
+    const j = blockOf(p.offsets, i);
+    const src = blocks[j]!;
+    const m = src.shape[p.axis]!;
+    const li = i - p.offsets[j]!;
+    for (let o = 0; o < outer; o++) {
+      const s = (o * m + li) * inner;
+      const d = (o * n + k) * inner;
+      if (inner === 1) out[d] = src.data[s]!;
+      else out.set(src.data.subarray(s, s + inner), d);
+    }
+  }
+  return new NDArray(out, shape, first.dtype);
+}
+
+/** The lazily-indexed gather kernel of cpu-js. */
+export const takeIndexedKernels: Record<string, Kernel<never>> = {
+  'take-indexed': takeIndexed as Kernel<never>,
+};

@@ -1,0 +1,262 @@
+// Acceptance (issue 11): tessera as a real npm package. `npm pack` (which builds dist/), an
+// offline install of the tarball into a project outside the repository, and there: plain node
+// (ESM and CommonJS), tsx, tsc under NodeNext and under `tsc --init`'s defaults, and the CLI.
+
+import { execFileSync, spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+
+const root = join(import.meta.dirname, '../..');
+const fixtures = join(root, 'test/fixtures/package-user');
+// Outside the repository, so nothing resolves from the repository's node_modules by accident.
+const tmp = mkdtempSync(join(tmpdir(), 'tessera-package-'));
+const app = join(tmp, 'app');
+let tarball = '';
+let installLog = '';
+let installed: string[] = [];
+
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+
+const npm = (args: string[], cwd: string): string =>
+  execFileSync('npm', args, { cwd, encoding: 'utf8', stdio: 'pipe' });
+
+interface LockEntry {
+  version: string;
+  dev?: boolean;
+  resolved?: string;
+  [k: string]: unknown;
+}
+
+/**
+ * A lockfile for the app: the tarball plus the repository's own locked versions of its
+ * dependencies (not its devDependencies), with the tarball URLs npm ci needs to find them
+ * in the cache without asking the registry.
+ */
+function appLockfile(tgz: string, pkg: Record<string, unknown>): object {
+  const repo = JSON.parse(readFileSync(join(root, 'package-lock.json'), 'utf8')).packages as Record<
+    string,
+    LockEntry
+  >;
+  const registry = npm(['config', 'get', 'registry'], root).trim().replace(/\/$/, '');
+  const integrity = `sha512-${createHash('sha512').update(readFileSync(tgz)).digest('base64')}`;
+  const packages: Record<string, object> = {
+    '': { name: 'app', version: '1.0.0', dependencies: { tessera: `file:${tgz}` } },
+    'node_modules/tessera': {
+      version: pkg.version,
+      resolved: `file:${tgz}`,
+      integrity,
+      dependencies: pkg.dependencies,
+      optionalDependencies: pkg.optionalDependencies,
+      peerDependencies: pkg.peerDependencies,
+      peerDependenciesMeta: pkg.peerDependenciesMeta,
+      bin: pkg.bin,
+      engines: pkg.engines,
+    },
+  };
+  for (const [path, entry] of Object.entries(repo)) {
+    if (!path.startsWith('node_modules/') || entry.dev) continue;
+    const name = path.slice(path.lastIndexOf('node_modules/') + 'node_modules/'.length);
+    const base = name.split('/').pop();
+    packages[path] = { ...entry, resolved: `${registry}/${name}/-/${base}-${entry.version}.tgz` };
+  }
+  return { name: 'app', version: '1.0.0', lockfileVersion: 3, requires: true, packages };
+}
+
+beforeAll(() => {
+  npm(['pack', '--pack-destination', tmp], root); // runs `prepare`: the build
+  tarball = join(tmp, readdirSync(tmp).find((f) => f.endsWith('.tgz'))!);
+  const pkg = JSON.parse(
+    execFileSync('tar', ['xOzf', tarball, 'package/package.json'], { encoding: 'utf8' }),
+  );
+  mkdirSync(app);
+  writeFileSync(
+    join(app, 'package.json'),
+    JSON.stringify({
+      name: 'app',
+      version: '1.0.0',
+      private: true,
+      type: 'module',
+      dependencies: { tessera: `file:${tarball}` },
+    }),
+  );
+  writeFileSync(join(app, 'package-lock.json'), JSON.stringify(appLockfile(tarball, pkg)));
+  const ci = spawnSync('npm', ['ci', '--offline', '--no-audit', '--no-fund'], {
+    cwd: app,
+    encoding: 'utf8',
+  });
+  installLog = ci.stdout + ci.stderr;
+  if (ci.status !== 0) throw new Error(`npm ci of the tarball failed:\n${installLog}`);
+  installed = readdirSync(join(app, 'node_modules'));
+  // The user's own tools: a TypeScript user has these installed next to tessera. tsx is
+  // linked only while its own tests run, so the plain node runs prove it is not needed.
+  for (const tool of ['typescript', '@types']) {
+    symlinkSync(join(root, 'node_modules', tool), join(app, 'node_modules', tool));
+  }
+  cpSync(fixtures, app, { recursive: true });
+  execFileSync(process.execPath, [join(app, 'node_modules/typescript/bin/tsc'), '--init'], {
+    cwd: app,
+    stdio: 'pipe',
+  });
+}, 180_000);
+
+/** Run `args` with node in the app; stdout's last line parsed as JSON. */
+function runJson(args: string[]): Record<string, unknown> {
+  const out = execFileSync(process.execPath, args, { cwd: app, encoding: 'utf8', timeout: 60_000 });
+  return JSON.parse(out.trim().split('\n').pop()!);
+}
+
+const tsxCli = () => join(app, 'node_modules/tsx/dist/cli.mjs');
+
+/** Run `fn` with tsx installed in the app (as a user of tsx has it). */
+function withTsx<T>(fn: () => T): T {
+  const link = join(app, 'node_modules/tsx');
+  symlinkSync(join(root, 'node_modules/tsx'), link);
+  try {
+    return fn();
+  } finally {
+    rmSync(link);
+  }
+}
+const tsc = (project: string) =>
+  spawnSync(
+    process.execPath,
+    [join(app, 'node_modules/typescript/bin/tsc'), '--noEmit', '-p', project],
+    {
+      cwd: app,
+      encoding: 'utf8',
+    },
+  );
+
+describe('the packed tarball', () => {
+  test('ships only dist, bin, docs, README, LICENSE and package.json', () => {
+    const files = execFileSync('tar', ['tzf', tarball], { encoding: 'utf8' })
+      .trim()
+      .split('\n')
+      .map((f) => f.replace(/^package\//, ''));
+    const top = [...new Set(files.map((f) => f.split('/')[0]))].sort();
+    expect(top).toEqual(['LICENSE', 'README.md', 'bin', 'dist', 'docs', 'package.json']);
+    for (const f of [
+      'dist/index.js',
+      'dist/index.cjs',
+      'dist/index.d.ts',
+      'dist/index.d.cts',
+      'dist/workers/bootstrap.mjs',
+      'dist/workers/worker.js',
+      'dist/devices/gpu-probe.mjs',
+      'docs/ARCHITECTURE.md',
+    ]) {
+      expect(files).toContain(f);
+    }
+    expect(files.some((f) => f.endsWith('.ts') && !f.endsWith('.d.ts'))).toBe(false);
+  });
+
+  test('installs offline with no engine warning and without the distributed packages or tsx', () => {
+    expect(installLog).not.toMatch(/EBADENGINE/);
+    expect(installed).toContain('tessera');
+    expect(installed).toContain('p-queue');
+    for (const name of ['bullmq', 'ioredis', 'msgpackr-extract', 'tsx', 'typescript']) {
+      expect(installed).not.toContain(name);
+    }
+  });
+});
+
+describe('a project using the installed package', () => {
+  const expectedSum = 1_000_000; // sum(2i + 1) for i < 1000
+
+  test('plain node, ESM: threads with a defineKernels module, processes, and MissingPackageError for distributed', () => {
+    expect(existsSync(join(app, 'node_modules/tsx'))).toBe(false); // workers need no tsx
+    expect(runJson(['app.mjs'])).toEqual({
+      sum: expectedSum,
+      plus: 8,
+      processes: 499_500,
+      ndarray: true,
+      distributed: 'MissingPackageError ioredis',
+    });
+  }, 60_000);
+
+  test('plain node, CommonJS: require() gets the one ESM build (results are its NDArray)', () => {
+    expect(runJson(['app.cjs'])).toEqual({ sum: expectedSum, ndarray: true });
+  }, 60_000);
+
+  test('tsx: a .ts program whose .ts kernel module runs on worker threads', () => {
+    expect(withTsx(() => runJson([tsxCli(), 'app.ts']))).toEqual({ sum: expectedSum, plus: 8 });
+  }, 60_000);
+
+  test("tsx, .cts: works, or says why require() cannot load tessera under tsx's hooks", () => {
+    const r = withTsx(() =>
+      spawnSync(process.execPath, [tsxCli(), 'app.cts'], {
+        cwd: app,
+        encoding: 'utf8',
+        timeout: 60_000,
+      }),
+    );
+    if (r.status === 0)
+      expect(JSON.parse(r.stdout.trim())).toEqual({ sum: 499_500, ndarray: true });
+    else expect(r.stderr).toContain("require('tessera'): this Node cannot require() an ES module");
+  }, 60_000);
+
+  test.each(['app.mjs', 'app.cjs'])(
+    'a bundler (vite, SSR build) resolves and bundles %s',
+    async (entry) => {
+      const { build } = await import('vite');
+      const out = await build({
+        root: app,
+        configFile: false,
+        logLevel: 'silent',
+        ssr: { noExternal: true },
+        build: { ssr: entry, write: false, rollupOptions: { external: ['webgpu'] } },
+      });
+      const chunks = (Array.isArray(out) ? out[0]! : out) as {
+        output: { code?: string; moduleIds?: string[] }[];
+      };
+      const modules = chunks.output.flatMap((c) => c.moduleIds ?? []);
+      const code = chunks.output.map((c) => c.code ?? '').join('\n');
+      // the package's build is in the bundle, through the entry its export condition picks
+      const condition = entry === 'app.cjs' ? 'index.cjs' : 'index.js';
+      expect(modules).toContain(join(app, 'node_modules/tessera/dist', condition));
+      expect(modules).toContain(join(app, 'node_modules/tessera/dist/workers/pool.js'));
+      expect(code).toContain('ThreadPoolExecutor.shutdown: the pool was shut down');
+    },
+    60_000,
+  );
+
+  test.each([
+    ['module NodeNext, no skipLibCheck', 'tsconfig.nodenext.json'],
+    ["tsc --init's defaults", 'tsconfig.json'],
+  ])(
+    'tsc --noEmit passes (%s)',
+    (_, project) => {
+      expect(existsSync(join(app, project))).toBe(true);
+      const r = tsc(project);
+      expect(r.stdout + r.stderr).toBe('');
+      expect(r.status).toBe(0);
+    },
+    60_000,
+  );
+
+  test('the tessera command prints its version, and a bad argument as one line with exit code 1', () => {
+    const bin = join(app, 'node_modules/.bin/tessera');
+    const version = JSON.parse(
+      readFileSync(join(dirname(tarball), 'app/node_modules/tessera/package.json'), 'utf8'),
+    ).version;
+    expect(execFileSync(bin, ['--version'], { encoding: 'utf8' }).trim()).toBe(version);
+    const bad = spawnSync(bin, ['demo', '--channels', 'many'], { encoding: 'utf8' });
+    expect(bad.status).toBe(1);
+    expect(bad.stderr.trim().split('\n')).toEqual([
+      "error: option '--channels <n>' argument 'many' is invalid. not a positive integer.",
+    ]);
+  }, 30_000);
+});
