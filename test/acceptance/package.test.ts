@@ -114,7 +114,14 @@ beforeAll(() => {
 
 /** Run `args` with node in the app; stdout's last line parsed as JSON. */
 function runJson(args: string[]): Record<string, unknown> {
-  const out = execFileSync(process.execPath, args, { cwd: app, encoding: 'utf8', timeout: 60_000 });
+  // a user who set up the distributed scheduler's secret but not its packages
+  const env = { ...process.env, TESSERA_SECRET: 'package-test-secret-0123456789abcdef' };
+  const out = execFileSync(process.execPath, args, {
+    cwd: app,
+    encoding: 'utf8',
+    timeout: 60_000,
+    env,
+  });
   return JSON.parse(out.trim().split('\n').pop()!);
 }
 
