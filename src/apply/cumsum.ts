@@ -10,6 +10,7 @@ import { ShapeError, ValueError } from '../errors.ts';
 import { defineLayer } from '../graph/define-layer.ts';
 import type { BlockRef, Layer } from '../graph/layer.ts';
 import { normalizeAxis } from './axis-args.ts';
+import { reduceViaFloat32 } from './float16-widen.ts';
 
 export interface CumsumOptions {
   /** The axis to accumulate along; required when x has more than one axis. */
@@ -66,6 +67,10 @@ export function cumsum(x: ArrayLike, cumsumOpts?: CumsumOptions): LazyArray {
   }
   const axis = normalizeAxis('cumsum', opts.axis ?? 0, a.ndim);
   const dtype = opts.dtype === undefined ? cumsumDType(a.dtype) : checkDType('cumsum', opts.dtype);
+  const half = reduceViaFloat32(a, opts.dtype, dtype, (w, given) =>
+    cumsum(w, { ...opts, ...(given === undefined ? {} : { dtype: given }) }),
+  );
+  if (half !== undefined) return half;
   const scanned = defineLayer({
     op: 'cumsum-block',
     token: [axis],

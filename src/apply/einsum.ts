@@ -11,6 +11,7 @@ import { ShapeError, ValueError } from '../errors.ts';
 import { broadcastTo } from './axes.ts';
 import { planBlockwise } from './blockwise-plan.ts';
 import { contraction } from './contraction.ts';
+import { viaFloat32 } from './float16-widen.ts';
 
 /** Parsed subscripts: one index string per operand and the output index. */
 export interface EinsumSubscripts {
@@ -127,6 +128,9 @@ export function einsum(subscripts: string, ...operands: ArrayLike[]): LazyArray 
   if (operands.length === 0)
     throw new ValueError(`einsum: '${subscripts}' needs at least one operand`);
   const given = operands.map((x) => asLazy(x, 'einsum'));
+  if (given.some((a) => a.dtype === 'float16')) {
+    return viaFloat32(given, (wide) => einsum(subscripts, ...wide));
+  }
   const { terms, out } = parseSubscripts(
     subscripts,
     given.map((a) => a.ndim),

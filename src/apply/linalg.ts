@@ -13,6 +13,7 @@ import { ShapeError, ValueError } from '../errors.ts';
 import { normalizeAxis } from './axis-args.ts';
 import { planBlockwise } from './blockwise-plan.ts';
 import { contraction } from './contraction.ts';
+import { viaFloat32 } from './float16-widen.ts';
 
 /** Index letter of axis k (single UTF-16 units clear of ASCII letters). */
 const letter = (k: number): string => String.fromCharCode(0x100 + k);
@@ -32,6 +33,9 @@ export function matmul(a: ArrayLike, b: ArrayLike, opts?: CallOptions): LazyArra
 function matmulOf(a: ArrayLike, b: ArrayLike): LazyArray {
   const x = asLazy(a, 'matmul');
   const y = asLazy(b, 'matmul');
+  if (x.dtype === 'float16' || y.dtype === 'float16') {
+    return viaFloat32([x, y], ([p, q]) => matmulOf(p!, q!));
+  }
   if (x.ndim === 0 || y.ndim === 0) {
     throw new ValueError(
       `matmul: operands must have at least one dimension, got shapes ${formatTuple(x.shape)} and ${formatTuple(y.shape)}`,
@@ -114,6 +118,9 @@ export function tensordot(a: ArrayLike, b: ArrayLike, opts: TensordotOptions = {
 function tensordotOf(a: ArrayLike, b: ArrayLike, opts: TensordotOptions): LazyArray {
   const x = asLazy(a, 'tensordot');
   const y = asLazy(b, 'tensordot');
+  if (x.dtype === 'float16' || y.dtype === 'float16') {
+    return viaFloat32([x, y], ([p, q]) => tensordotOf(p!, q!, opts));
+  }
   const [axA, axB] = tensordotAxes(opts.axes ?? 2, x.ndim, y.ndim);
   axA.forEach((ax, i) => {
     const [sa, sb] = [x.shape[ax]!, y.shape[axB[i]!]!];

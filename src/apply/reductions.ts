@@ -11,6 +11,7 @@ import { formatTuple, formatValue } from '../chunking/format.ts';
 import { withCallBackend } from '../dispatch/with-backend.ts';
 import { ChunkError, DTypeError, ValueError } from '../errors.ts';
 import { deviceArgReduction, deviceMoments } from './device-reductions.ts';
+import { reduceViaFloat32, widenFloat16 } from './float16-widen.ts';
 import {
   normalizeSplitEvery,
   type ReductionSpec,
@@ -107,6 +108,10 @@ function monoidReduction(
   const axes = reductionAxes(fn, opts.axis, a.ndim);
   const given = opts.dtype === undefined ? undefined : checkDType(fn, opts.dtype);
   const out = dtype(a.dtype, given);
+  const half = reduceViaFloat32(a, given, out, (w, g) =>
+    monoidReduction(fn, op, w, { ...opts, dtype: g }, dtype),
+  );
+  if (half !== undefined) return half;
   if (op === 'min' || op === 'max') checkNonEmpty(fn, a, axes, opts.axis);
   const castTo = given !== undefined && given !== a.dtype ? given : undefined;
   return reduceOver(fn, a, axes, opts, {
@@ -217,6 +222,8 @@ function moments(fn: 'var' | 'std', x: ArrayLike, opts: MomentOptions): LazyArra
     throw new ValueError(`${fn}: correction ${formatValue(correction)} must be a number >= 0`);
   }
   const dtype = isFloat(a.dtype) ? a.dtype : 'float64';
+  const half = reduceViaFloat32(a, undefined, dtype, (w) => moments(fn, w, opts));
+  if (half !== undefined) return half;
   if (a.device !== 'cpu') return deviceMoments(fn, a, axes, correction, opts);
   return reduceOver(fn, a, axes, opts, {
     dtype,
@@ -245,7 +252,7 @@ export function std(x: ArrayLike, opts: MomentOptions = {}): LazyArray {
 
 function argReduction(fn: 'argmin' | 'argmax', x: ArrayLike, opts: ArgReductionOptions): LazyArray {
   checkReductionOptions(fn, opts);
-  const a = asLazy(x, fn);
+  const a = widenFloat16(asLazy(x, fn)); // float16 compares exactly as float32
   if (Array.isArray(opts.axis)) {
     throw new ValueError(`${fn}: axis ${formatValue(opts.axis)} must be a single integer or null`);
   }

@@ -17,6 +17,7 @@ import { withCallBackend } from '../dispatch/with-backend.ts';
 import { ShapeError, ValueError } from '../errors.ts';
 import { defineLayer } from '../graph/define-layer.ts';
 import { dispatchLayer } from './dispatch-layer.ts';
+import { viaFloat32 } from './float16-widen.ts';
 import { rechunk } from './rechunk.ts';
 
 /** Options of zoom(). */
@@ -77,6 +78,7 @@ export function zoom(
   opts: ZoomOptions = {},
 ): LazyArray {
   const a = asLazy(x, 'zoom');
+  if (a.dtype === 'float16') return viaFloat32([a], ([w]) => zoom(w!, factors, opts));
   const f = checkFactors(factors, a.ndim);
   const order = opts.order ?? 1;
   if (order !== 0 && order !== 1 && order !== 3) {

@@ -1,11 +1,13 @@
 // Data types, their storage, and type promotion.
 // Promotion follows the Array API standard's table (NumPy's for mixed kinds); JS numbers are weak.
+// float16 is stored as IEEE binary16 bits in a Uint16Array (float16.ts converts them).
 
 import { DTypeError } from '../errors.ts';
 
 export type DType =
   | 'float64'
   | 'float32'
+  | 'float16'
   | 'int32'
   | 'int16'
   | 'int8'
@@ -33,6 +35,7 @@ type TypedArrayCtor = {
 const ctors: Record<DType, TypedArrayCtor> = {
   float64: Float64Array,
   float32: Float32Array,
+  float16: Uint16Array,
   int32: Int32Array,
   int16: Int16Array,
   int8: Int8Array,
@@ -115,7 +118,7 @@ export function allocate(dtype: DType, length: number): TypedArray {
   return out;
 }
 
-/** The dtype a TypedArray stores (Uint8Array reads as uint8). */
+/** The dtype a TypedArray stores (Uint8Array reads as uint8, Uint16Array as uint16). */
 export function dtypeOfTypedArray(data: TypedArray): DType {
   if (data instanceof Float64Array) return 'float64';
   if (data instanceof Float32Array) return 'float32';
@@ -159,6 +162,7 @@ function promoteInts(a: DType, b: DType): DType {
  * @example
  * promoteTypes('int16', 'int32'); // 'int32'
  * promoteTypes('uint8', 'int8'); // 'int16'
+ * promoteTypes('float16', 'int16'); // 'float32'
  */
 export function promoteTypes(a: DType, b: DType): DType {
   if (a === b) return a;
@@ -166,12 +170,12 @@ export function promoteTypes(a: DType, b: DType): DType {
   const kb = kindOf(b);
   if (ka === 'bool') return b;
   if (kb === 'bool') return a;
-  if (ka === 'float' && kb === 'float')
-    return a === 'float64' || b === 'float64' ? 'float64' : 'float32';
+  if (ka === 'float' && kb === 'float') return bits(a) >= bits(b) ? a : b;
   if (ka === 'float' || kb === 'float') {
+    // The narrowest float holding every value of the integer type (NumPy's table).
     const [f, i] = ka === 'float' ? [a, b] : [b, a];
-    if (f === 'float64') return 'float64';
-    return bits(i) <= 16 ? 'float32' : 'float64';
+    if (f === 'float64' || bits(i) > 16) return 'float64';
+    return f === 'float16' && bits(i) === 8 ? 'float16' : 'float32';
   }
   return promoteInts(a, b);
 }

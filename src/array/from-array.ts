@@ -12,7 +12,7 @@ import { hashData, tokenize } from '../graph/tokenize.ts';
 import { checkOptions, describe } from './check-options.ts';
 import { allocate, checkDType, type DType, type TypedArray } from './dtype.ts';
 import { LazyArray } from './lazy-array.ts';
-import { flattenNested, NDArray, type Nested, ndarray } from './ndarray.ts';
+import { castNDArray, flattenNested, NDArray, type Nested, ndarray } from './ndarray.ts';
 
 /** Anything fromArray accepts. */
 export type ArrayData = NDArray | TypedArray | Nested;
@@ -53,7 +53,7 @@ function toShared(fn: string, data: ArrayData, opts: FromArrayOptions): NDArray 
   // declared shape is applied below, where a mismatch names `fn` too.
   if (!(data instanceof NDArray) && !ArrayBuffer.isView(data)) flattenNested(fn, data);
   let arr = data instanceof NDArray ? data : ndarray(data as TypedArray | Nested, undefined, dtype);
-  if (dtype !== undefined && arr.dtype !== dtype) arr = ndarray(arr.data, arr.shape, dtype);
+  if (dtype !== undefined && arr.dtype !== dtype) arr = castNDArray(arr, dtype);
   if (opts.shape !== undefined && arr.shape.join() !== opts.shape.join()) {
     if (arr.size !== opts.shape.reduce((a, b) => a * b, 1)) {
       throw new ShapeError(

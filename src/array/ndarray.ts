@@ -2,8 +2,10 @@
 // Its data normally sits on a SharedArrayBuffer so worker threads share it without copies.
 
 import { IndexError, ShapeError, ValueError } from '../errors.ts';
+import { castData } from './cast.ts';
 import { describe } from './check-options.ts';
 import { allocate, checkDType, type DType, dtypeOfTypedArray, type TypedArray } from './dtype.ts';
+import { float16Value } from './float16.ts';
 
 export type Nested = number | boolean | Nested[];
 
@@ -71,14 +73,15 @@ export class NDArray {
       off += i * stride;
       stride *= n;
     }
-    return this.data[off]!;
+    return this.dtype === 'float16' ? float16Value(this.data[off]!) : this.data[off]!;
   }
 
-  /** Nested JS arrays (booleans for 'bool'); a 0-d array gives its scalar. */
+  /** Nested JS arrays (booleans for 'bool', decoded numbers for 'float16'); 0-d: the scalar. */
   toNested(): Nested {
     const isBool = this.dtype === 'bool';
+    const data = this.dtype === 'float16' ? this.toArray() : this.data;
     const build = (axis: number, off: number): Nested => {
-      if (axis === this.shape.length) return isBool ? this.data[off] !== 0 : this.data[off]!;
+      if (axis === this.shape.length) return isBool ? data[off] !== 0 : data[off]!;
       const stride = shapeSize(this.shape.slice(axis + 1));
       const out: Nested[] = [];
       for (let i = 0; i < this.shape[axis]!; i++) out.push(build(axis + 1, off + i * stride));
@@ -87,9 +90,9 @@ export class NDArray {
     return build(0, 0);
   }
 
-  /** Flat JS number array (C order). */
+  /** Flat JS number array (C order; float16 bits decoded). */
   toArray(): number[] {
-    return Array.from(this.data);
+    return this.dtype === 'float16' ? Array.from(this.data, float16Value) : Array.from(this.data);
   }
 }
 
@@ -139,27 +142,35 @@ export function ndarray(
   if (ArrayBuffer.isView(data)) {
     const dt = dtype === undefined ? dtypeOfTypedArray(data) : checkDType('ndarray', dtype);
     const sh = shape ?? [data.length];
-    if (dtypeOfTypedArray(data) === dt || (dt === 'bool' && data instanceof Uint8Array)) {
+    // A Uint16Array given as float16 holds its bits; any other data are values.
+    const own = dtypeOfTypedArray(data);
+    if (
+      own === dt ||
+      (dt === 'bool' && data instanceof Uint8Array) ||
+      (dt === 'float16' && data instanceof Uint16Array)
+    ) {
       return new NDArray(data, sh, dt);
     }
-    return new NDArray(copyInto(allocate(dt, data.length), data), sh, dt);
+    return new NDArray(castData(data, own, dt), sh, dt);
   }
   const { values, shape: nestedShape } = flattenNested('ndarray', data);
   const dt = dtype === undefined ? inferDType(data) : checkDType('ndarray', dtype);
-  const out = allocate(dt, values.length);
-  copyInto(out, values, dt === 'bool');
-  return new NDArray(out, shape ?? nestedShape, dt);
+  return new NDArray(castData(values, 'number', dt), shape ?? nestedShape, dt);
+}
+
+/**
+ * `x` with its values converted to `dtype` (decoding or encoding float16 bits).
+ * @example
+ * castNDArray(ndarray([1.5, 2]), 'float16').data; // Uint16Array [0x3e00, 0x4000]
+ */
+export function castNDArray(x: NDArray, dtype: DType): NDArray {
+  return x.dtype === dtype ? x : new NDArray(castData(x.data, x.dtype, dtype), x.shape, dtype);
 }
 
 function inferDType(data: Nested): DType {
   let probe: Nested = data;
   while (Array.isArray(probe)) probe = probe[0] as Nested;
   return typeof probe === 'boolean' ? 'bool' : 'float64';
-}
-
-function copyInto(out: TypedArray, src: ArrayLike<number>, asBool = false): TypedArray {
-  for (let i = 0; i < src.length; i++) out[i] = asBool ? (src[i] ? 1 : 0) : src[i]!;
-  return out;
 }
 
 /** A new zero-filled shared NDArray. */

@@ -50,7 +50,8 @@ function checkFinite(fn: string, label: string, v: unknown): number {
 function floatDType(fn: string, dtype: DType | undefined): DType {
   const d = optionalDType(fn, dtype, 'float64');
   if (d !== 'float64' && d !== 'float32') {
-    throw new DTypeError(`${fn}: dtype '${d}' is not a floating dtype (float64 or float32)`);
+    const hint = d === 'float16' ? "; draw float32 and astype(x, 'float16')" : '';
+    throw new DTypeError(`${fn}: dtype '${d}' is not float64 or float32${hint}`);
   }
   return d;
 }

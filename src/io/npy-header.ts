@@ -20,6 +20,7 @@ const MAGIC = [0x93, 0x4e, 0x55, 0x4d, 0x50, 0x59]; // \x93NUMPY
 const CODES: Record<string, DType> = {
   f8: 'float64',
   f4: 'float32',
+  f2: 'float16',
   i4: 'int32',
   i2: 'int16',
   i1: 'int8',
@@ -77,7 +78,7 @@ export function parseNpyHeader(text: string, dataOffset: number, where: string):
   const dtype = CODES[descr.slice(1)];
   if (!'<>|='.includes(order) || dtype === undefined) {
     throw new DTypeError(
-      `fromNpy: ${where} holds dtype '${descr}'; tessera stores float64, float32, int32, int16, int8, uint32, uint16, uint8 and bool`,
+      `fromNpy: ${where} holds dtype '${descr}'; tessera stores float64, float32, float16, int32, int16, int8, uint32, uint16, uint8 and bool`,
     );
   }
   const dims = shape

@@ -161,6 +161,11 @@ export async function toZarr(
   toZarrOpts?: ToZarrOptions,
 ): Promise<void> {
   if (!(x instanceof LazyArray)) throw new ValueError(`toZarr: ${describe(x)} is not a LazyArray`);
+  if (x.dtype === 'float16') {
+    throw new DTypeError(
+      `toZarr: dtype 'float16' is not written (zarrita has no float16); cast with astype(x, 'float32') first`,
+    );
+  }
   checkPathArg('toZarr', 'target', target);
   const opts = checkOptions('toZarr', toZarrOpts);
   const { path: p, chunks: zchunks, codecs, fillValue, overwrite, ...rest } = opts;

@@ -96,6 +96,7 @@ async function check(
 const intSum: Record<DType, DType> = {
   float64: 'float64',
   float32: 'float32',
+  float16: 'float16',
   int32: 'int32',
   int16: 'int32',
   int8: 'int32',

@@ -4,6 +4,7 @@
 import fc from 'fast-check';
 import { expect } from 'vitest';
 import { type DType, type TypedArray, typedArrayCtor } from '../../src/array/dtype.ts';
+import { float16Bits } from '../../src/array/float16.ts';
 import { LazyArray } from '../../src/array/lazy-array.ts';
 import { cStrides, NDArray, shapeSize } from '../../src/array/ndarray.ts';
 
@@ -26,6 +27,7 @@ export function randomDense(shape: readonly number[], dtype: DType = 'float64', 
   for (let i = 0; i < data.length; i++) {
     const u = r();
     if (dtype === 'bool') data[i] = u < 0.5 ? 1 : 0;
+    else if (dtype === 'float16') data[i] = float16Bits(u * 20 - 10);
     else if (dtype.startsWith('float')) data[i] = u * 20 - 10;
     else if (dtype.startsWith('uint')) data[i] = Math.floor(u * 100);
     else data[i] = Math.floor(u * 100) - 50;

@@ -42,7 +42,7 @@ async function writeV3(ref: NDArray, chunkShape: number[]): Promise<string> {
   const arr = await zarr.create(zarr.root(new FileSystemStore(path)), {
     shape: [...ref.shape],
     chunkShape,
-    dtype: ref.dtype,
+    dtype: ref.dtype as zarr.DataType,
   });
   const data =
     ref.dtype === 'bool'
@@ -102,8 +102,11 @@ function writeV2(ref: NDArray, chunks: number[], zlib: boolean): string {
   return path;
 }
 
+// zarrita (the independent writer) has no float16 data type
+const ZARRITA_DTYPES = DTYPES.filter((d) => d !== 'float16');
+
 describe('fromZarr', () => {
-  test.each(DTYPES)('%s v3 arrays, default and random chunkings', async (dtype) => {
+  test.each(ZARRITA_DTYPES)('%s v3 arrays, default and random chunkings', async (dtype) => {
     await fc.assert(
       fc.asyncProperty(
         fc.array(fc.integer({ min: 1, max: 9 }), { minLength: 1, maxLength: 3 }),

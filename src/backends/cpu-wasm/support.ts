@@ -105,6 +105,9 @@ export function canRun(op: string, meta: OpMeta): Verdict {
   if (avail !== true) return avail;
   if (!IMPLEMENTED.includes(op)) return `cpu-wasm: '${op}' is not implemented`;
   if (op === 'ew-view') return true; // views are read in place by cpu-js's loop (kernels.ts)
+  if (meta.dtype === 'float16' || meta.inputs.some((x) => x.dtype === 'float16')) {
+    return `cpu-wasm: '${op}' on float16 is not implemented (cpu-js decodes its bits)`;
+  }
   if (meta.params === undefined || meta.params === null) {
     return `cpu-wasm: '${op}' without its params is not implemented`;
   }

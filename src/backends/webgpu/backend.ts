@@ -30,6 +30,18 @@ export const WEBGPU_KERNELS = [
 ] as const;
 
 const REDUCE_OPS = new Set(['sum', 'prod', 'mean', 'min', 'max']);
+/** The kernels that decode float16 bits (elementwise shaders) or move packed words whole. */
+const FLOAT16_OPS = new Set([
+  'ew',
+  'transpose',
+  'slice',
+  'getitem',
+  'rechunk-merge',
+  'to-device',
+  'passthrough',
+  'pick',
+  'fused',
+]);
 
 function dtypeVerdict(d: DType, what: string): Verdict {
   if (GPU_DTYPES.includes(d)) return true;
@@ -60,11 +72,10 @@ export function webgpuCanRun(op: string, meta: OpMeta): Verdict {
     }
   }
   if (op === 'matmul' && meta.dtype !== 'float32') return 'GPU matmul is float32 only';
-  if (
-    (op === 'slice' || op === 'rechunk-merge') &&
-    (meta.dtype === 'uint8' || meta.dtype === 'bool')
-  ) {
-    return `GPU copies move 32-bit words; ${meta.dtype} blocks are packed bytes`;
+  const half = meta.dtype === 'float16' || meta.inputs.some((i) => i.dtype === 'float16');
+  if (half && !FLOAT16_OPS.has(op)) {
+    // Graphs widen float16 to float32 before these kernels (apply/float16-widen.ts).
+    return `the GPU '${op}' kernel reads whole 32-bit words; float16 blocks are packed bits`;
   }
   return true;
 }

@@ -3,7 +3,7 @@
 
 import { cStrides, shapeSize } from '../../array/ndarray.ts';
 import { ValueError } from '../../errors.ts';
-import { isByteDtype, wgslType } from './gpu-dtype.ts';
+import { isByteDtype, wordType } from './gpu-dtype.ts';
 import { runEw } from './kernel-ew.ts';
 import type { GpuRuntime, GpuTensor } from './runtime.ts';
 import { WGSL_SCALAR_PRELUDE } from './wgsl-scalar.ts';
@@ -18,7 +18,7 @@ export interface GpuArgParams {
 const GROUP = 256;
 
 function argSource(op: GpuArgParams['op'], dtype: GpuTensor['dtype']): string {
-  const t = wgslType(op, dtype);
+  const t = wordType(op, dtype);
   const read = isByteDtype(dtype)
     ? '(src[j >> 2u] >> ((j & 3u) * 8u)) & 255u'
     : `bitcast<${t}>(src[j])`;

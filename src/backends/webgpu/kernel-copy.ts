@@ -1,11 +1,12 @@
 // Strided box copies on the GPU: 'slice' (a strided selection) and 'rechunk-merge' (boxes of
-// several inputs placed into one output), both through one copy shader over 32-bit words.
+// several inputs placed into one output), through one copy shader over 32-bit words, or for
+// packed dtypes (uint8, bool, float16) one that writes whole output words (kernel-copy-packed).
 
 import { cStrides, shapeSize } from '../../array/ndarray.ts';
-import { DTypeError } from '../../errors.ts';
 import type { GetitemParams, MergePiece } from '../cpu-js/layout/gather.ts';
 import type { StridedSelection } from '../cpu-js/layout/slice.ts';
-import { isByteDtype } from './gpu-dtype.ts';
+import { isPackedDtype } from './gpu-dtype.ts';
+import { copyPackedBox } from './kernel-copy-packed.ts';
 import type { GpuRuntime, GpuTensor } from './runtime.ts';
 
 // meta: n, nd, count[nd], srcOffset, srcStrides[nd] (i32), dstOffset, dstStrides[nd]
@@ -33,14 +34,6 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) 
   }
   dst[d] = src[u32(s)];
 }`;
-
-function words(kernel: string, x: GpuTensor): void {
-  if (isByteDtype(x.dtype)) {
-    throw new DTypeError(
-      `${kernel}: ${x.dtype} blocks are packed bytes; the GPU copies 32-bit words only`,
-    );
-  }
-}
 
 /** Copy the box `count` of `src` (at `srcOffset`, element strides `srcStrides`) into `dst`. */
 async function copyBox(
@@ -75,12 +68,16 @@ async function copyBox(
  * const y = await slice(rt, x, { start: [0, 3], step: [1, -1], count: [2, 4] });
  */
 export async function slice(rt: GpuRuntime, x: GpuTensor, p: StridedSelection): Promise<GpuTensor> {
-  words('slice', x);
   const st = cStrides(x.shape);
   const out = rt.alloc(x.dtype, p.count);
   const offset = p.start.reduce((a, s, ax) => a + s * st[ax]!, 0);
   const strides = p.step.map((s, ax) => s * st[ax]!);
-  await copyBox(rt, out, x, p.count, offset, strides, 0, cStrides(p.count));
+  if (isPackedDtype(x.dtype)) {
+    const zero = p.count.map(() => 0);
+    await copyPackedBox(rt, out, x, p.count, zero, p.count, offset, strides);
+  } else {
+    await copyBox(rt, out, x, p.count, offset, strides, 0, cStrides(p.count));
+  }
   return out;
 }
 
@@ -95,7 +92,6 @@ export async function rechunkMerge(
   pieces: readonly MergePiece[],
 ): Promise<GpuTensor> {
   const first = inputs[0]!;
-  for (const x of inputs) words('rechunk-merge', x);
   const nd = first.shape.length;
   const shape = new Array<number>(nd).fill(0);
   const counts = pieces.map((pc) =>
@@ -112,6 +108,10 @@ export async function rechunkMerge(
     const src = inputs[pc.input]!;
     const st = cStrides(src.shape);
     const srcOffset = pc.start.reduce((a, s, ax) => a + s * st[ax]!, 0);
+    if (isPackedDtype(first.dtype)) {
+      await copyPackedBox(rt, out, src, shape, pc.offset, counts[k]!, srcOffset, st);
+      continue;
+    }
     const dstOffset = pc.offset.reduce((a, s, ax) => a + s * dstStrides[ax]!, 0);
     await copyBox(rt, out, src, counts[k]!, srcOffset, st, dstOffset, dstStrides);
   }

@@ -6,7 +6,7 @@ import { KernelError } from '../../errors.ts';
 import { broadcastBlockShapes, simplifyLayout } from '../cpu-js/elementwise/elementwise.ts';
 import type { InputMode } from '../cpu-js/elementwise/ew-codegen.ts';
 import type { EwParams } from '../cpu-js/elementwise/expr.ts';
-import { isByteDtype, wgslType } from './gpu-dtype.ts';
+import { elementsPerWord, wgslType } from './gpu-dtype.ts';
 import type { GpuRuntime, GpuTensor } from './runtime.ts';
 import { type EwShaderSpec, ewShaderKey, ewShaderSource } from './wgsl-ew.ts';
 
@@ -69,7 +69,7 @@ export async function runEwLayout(
   }
   const gStrides = used.filter((k) => layout.modes[k] === 'g').flatMap((k) => layout.strides[k]!);
   const meta = rt.meta([n, layout.shape.length, ...layout.shape, ...gStrides]);
-  const threads = isByteDtype(p.dtype) ? Math.ceil(n / 4) : n;
+  const threads = Math.ceil(n / elementsPerWord(p.dtype));
   rt.dispatch(pipe, [meta.buffer, out.buffer, ...used.map((k) => inputs[k]!.buffer)], threads);
   rt.free(meta);
   return out;

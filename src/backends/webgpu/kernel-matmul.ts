@@ -3,7 +3,7 @@
 
 import { shapeSize } from '../../array/ndarray.ts';
 import { DTypeError, ShapeError } from '../../errors.ts';
-import { wgslType } from './gpu-dtype.ts';
+import { wordType } from './gpu-dtype.ts';
 import { runEw } from './kernel-ew.ts';
 import type { GpuRuntime, GpuTensor } from './runtime.ts';
 
@@ -72,7 +72,7 @@ interface Operand {
 
 function operand(x: GpuTensor, isVec: boolean, isLeft: boolean): Operand {
   if (x.dtype !== 'float32') {
-    wgslType('matmul', x.dtype);
+    wordType('matmul', x.dtype);
     throw new DTypeError(
       `matmul: the WebGPU matmul takes float32 operands, got '${x.dtype}'; use astype('float32')`,
     );

@@ -4,7 +4,7 @@
 import type { DType } from '../../array/dtype.ts';
 import { cStrides, shapeSize } from '../../array/ndarray.ts';
 import { ValueError } from '../../errors.ts';
-import { isByteDtype, wgslType } from './gpu-dtype.ts';
+import { isByteDtype, wordType } from './gpu-dtype.ts';
 import { runEw } from './kernel-ew.ts';
 import type { GpuRuntime, GpuTensor } from './runtime.ts';
 import { WGSL_SCALAR_PRELUDE, wgslConvert } from './wgsl-scalar.ts';
@@ -33,7 +33,7 @@ export function accDtype(op: GpuReduceOp, d: DType): DType {
 function identity(op: GpuReduceOp, acc: DType): string {
   if (op === 'sum' || op === 'mean') return '0.0';
   if (op === 'prod') return '1.0';
-  const t = wgslType('reduce', acc);
+  const t = wordType('reduce', acc);
   if (t === 'f32') return op === 'min' ? 'f_bits(0x7f800000u)' : 'f_bits(0xff800000u)';
   if (t === 'i32') return op === 'min' ? 'bitcast<i32>(0x7fffffffu)' : 'bitcast<i32>(0x80000000u)';
   return op === 'min' ? '0xffffffffu' : '0u';
@@ -95,12 +95,12 @@ function reduceSource(
   contiguous: boolean,
   variant: Variant,
 ): string {
-  const t = wgslType('reduce', acc);
+  const t = wordType('reduce', acc);
   const init = `${t}(${identity(op, acc)})`;
   const offset = contiguous ? 'r' : 'red_offset(r)';
   const read = isByteDtype(inDtype)
     ? '(src[j >> 2u] >> ((j & 3u) * 8u)) & 255u'
-    : `bitcast<${wgslType('reduce', inDtype)}>(src[j])`;
+    : `bitcast<${wordType('reduce', inDtype)}>(src[j])`;
   return `${WGSL_SCALAR_PRELUDE}
 @group(0) @binding(0) var<storage, read> info: array<u32>;
 @group(0) @binding(1) var<storage, read_write> out: array<u32>;

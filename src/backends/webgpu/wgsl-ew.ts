@@ -1,11 +1,12 @@
 // Generates one WGSL compute shader per fused elementwise chain from the CPU's `Expr` IR,
 // with the semantics of ew-codegen.ts (weak scalars, casts per node, NumPy comparisons).
+// float16 computes in f32, rounding at every float16 node; it is loaded and stored as bits.
 
 import { type DType, kindOf, resultType } from '../../array/dtype.ts';
 import type { InputMode } from '../cpu-js/elementwise/ew-codegen.ts';
 import { exprKey } from '../cpu-js/elementwise/ew-codegen.ts';
 import type { Expr } from '../cpu-js/elementwise/expr.ts';
-import { isByteDtype, wgslType } from './gpu-dtype.ts';
+import { elementsPerWord, isByteDtype, wgslType } from './gpu-dtype.ts';
 import { WGSL_SCALAR_PRELUDE, wgslConvert, wgslLiteral, wgslWrap } from './wgsl-scalar.ts';
 
 /** What one elementwise shader is specialised for (its pipeline cache key). */
@@ -50,7 +51,7 @@ function truthy(v: Val): string {
   return `(${v.code} != ${wgslType('ew', v.type)}(0))`;
 }
 
-/** The dtype a comparison runs in on the GPU: float32 for any float (float64 included). */
+/** The dtype a comparison runs in on the GPU: float32 for any float but float16 (float64 included). */
 function comparisonDtype(args: readonly Val[]): DType {
   const rt = resultType(...args.map((a) => (a.type === 'weak' ? 0.5 : a.type)));
   const typed = args.filter((a) => a.type !== 'weak').map((a) => a.type as DType);
@@ -59,7 +60,8 @@ function comparisonDtype(args: readonly Val[]): DType {
     const weakInts = args.every((a) => a.type !== 'weak' || Number.isInteger(a.value));
     const t0 = typed[0];
     if (weakInts && typed.length === 1 && t0 !== undefined && kindOf(t0) !== 'float') return t0;
-    return 'float32';
+    // float16 (with weak scalars rounded to float16, as on the CPU) compares exactly in f32.
+    return rt === 'float16' ? rt : 'float32';
   }
   return rt;
 }
@@ -171,6 +173,18 @@ function arithmetic(op: string, a: readonly string[], t: 'f32' | 'i32' | 'u32'):
   }
 }
 
+/** The u32 an element stores: float16 encoded (a float16 input passed through keeps its bits). */
+function outputBits(s: EwShaderSpec, value: string): string {
+  const d = s.outDtype;
+  if (d === 'float16') {
+    const e = s.expr;
+    return 'in' in e && s.inputDtypes[e.in] === 'float16'
+      ? `raw${e.in}(i)`
+      : `f16_encode(${value})`;
+  }
+  return isByteDtype(d) || wgslType('ew', d) === 'u32' ? value : `bitcast<u32>(${value})`;
+}
+
 /** The pipeline cache key of a spec. */
 export function ewShaderKey(s: EwShaderSpec): string {
   return `ew|${exprKey(s.expr)}|${s.inputDtypes.join(',')}|${s.modes.join('')}|${s.outDtype}|${s.ndim}`;
@@ -179,6 +193,12 @@ export function ewShaderKey(s: EwShaderSpec): string {
 function loadFn(k: number, d: DType, mode: InputMode, gIndex: number): string {
   const t = wgslType('ew', d);
   const idx = mode === 's' ? '0u' : mode === 'c' ? 'i' : `offset_g(i, ${gIndex}u)`;
+  if (d === 'float16') {
+    return [
+      `fn raw${k}(i: u32) -> u32 { let j = ${idx}; return (in${k}[j >> 1u] >> ((j & 1u) * 16u)) & 0xffffu; }`,
+      `fn load${k}(i: u32) -> f32 { return f16_decode(raw${k}(i)); }`,
+    ].join('\n');
+  }
   const read = isByteDtype(d)
     ? `(in${k}[j >> 2u] >> ((j & 3u) * 8u)) & 255u`
     : t === 'u32'
@@ -190,7 +210,8 @@ function loadFn(k: number, d: DType, mode: InputMode, gIndex: number): string {
 /**
  * The WGSL of an elementwise shader. Bindings: 0 = meta (u32: n, ndim, shape, then the
  * strides of each 'g' input), 1 = output words, 2… = the inputs the expression reads, in
- * order. Byte outputs (uint8, bool) are written a word (four elements) per invocation.
+ * order. Packed outputs are written a whole word per invocation: four elements for uint8
+ * and bool, two for float16.
  */
 export function ewShaderSource(s: EwShaderSpec): { code: string; inputs: number[] } {
   const b = new WgslBody(s.inputDtypes);
@@ -206,20 +227,20 @@ export function ewShaderSource(s: EwShaderSpec): { code: string; inputs: number[
     root.type === 'weak'
       ? wgslLiteral(root.value!, s.outDtype)
       : wgslConvert(root.code, root.type, s.outDtype);
-  const bits =
-    isByteDtype(s.outDtype) || wgslType('ew', s.outDtype) === 'u32'
-      ? value
-      : `bitcast<u32>(${value})`;
-  const main = isByteDtype(s.outDtype)
-    ? `  if (w * 4u >= n) { return; }
+  const bits = outputBits(s, value);
+  const per = elementsPerWord(s.outDtype);
+  const width = 32 / per;
+  const main =
+    per > 1
+      ? `  if (w * ${per}u >= n) { return; }
   var word = 0u;
-  for (var e = 0u; e < 4u; e++) {
-    let i = w * 4u + e;
+  for (var e = 0u; e < ${per}u; e++) {
+    let i = w * ${per}u + e;
     if (i >= n) { break; }
-    word = word | ((element(i) & 255u) << (8u * e));
+    word = word | ((element(i) & ${2 ** width - 1}u) << (${width}u * e));
   }
   out[w] = word;`
-    : `  if (w >= n) { return; }
+      : `  if (w >= n) { return; }
   out[w] = element(w);`;
   const code = `${WGSL_SCALAR_PRELUDE}
 @group(0) @binding(0) var<storage, read> info: array<u32>;

@@ -30,6 +30,8 @@ export function wgslConvert(code: string, from: DType, to: DType): string {
   const tf = wgslType('ew', from);
   const tt = wgslType('ew', to);
   if (to === 'bool') return `select(0u, 1u, ${code} != ${tf}(0))`;
+  // Integers reach f32 exactly below 2^24, and past 65520 everything is ±inf in float16.
+  if (to === 'float16') return `f16_round(${tf === 'f32' ? code : `f32(${code})`})`;
   if (to === 'uint8') {
     if (tf === 'u32') return from === 'bool' ? code : `(${code} & 255u)`;
     return `(${wgslConvert(code, from, 'uint32')} & 255u)`;
@@ -44,8 +46,9 @@ export function wgslConvert(code: string, from: DType, to: DType): string {
   return `bitcast<u32>(${code})`;
 }
 
-/** Source that wraps a freshly computed value of `d` to its width (uint8, bool). */
+/** Source that wraps a freshly computed value of `d` to its width (uint8, bool, float16). */
 export function wgslWrap(code: string, d: DType): string {
+  if (d === 'float16') return `f16_round(${code})`;
   if (d === 'uint8') return `(${code} & 255u)`;
   if (d === 'bool') return `select(0u, 1u, ${code} != 0u)`;
   return code;
@@ -151,6 +154,43 @@ fn i_pow(a: i32, b: i32) -> i32 {
   }
   return r;
 }
+// float16 as binary16 bits (the low 16 bits of a u32) with integer operations only: WGSL
+// leaves unpack2x16float/pack2x16float indeterminate for inf, NaN and out-of-range values.
+fn f16_decode(h: u32) -> f32 {
+  let s = (h & 0x8000u) << 16u;
+  let e = (h >> 10u) & 0x1fu;
+  let m = h & 0x3ffu;
+  if (e == 31u) { return bitcast<f32>(s | 0x7f800000u | (m << 13u)); }
+  if (e != 0u) { return bitcast<f32>(s | ((e + 112u) << 23u) | (m << 13u)); }
+  if (m == 0u) { return bitcast<f32>(s); }
+  // Subnormal: m · 2^-24 is a normal f32; normalise on the leading bit p.
+  let p = firstLeadingBit(m);
+  return bitcast<f32>(s | ((p + 103u) << 23u) | ((m << (23u - p)) & 0x7fffffu));
+}
+// The nearest binary16 (ties to even): ±inf from 65520 up, NaN as 0x7e00 with its sign.
+fn f16_encode(x: f32) -> u32 {
+  let b = bitcast<u32>(x);
+  let s = (b >> 16u) & 0x8000u;
+  let a = b & 0x7fffffffu;
+  if (a > 0x7f800000u) { return s | 0x7e00u; }
+  if (a >= 0x477ff000u) { return s | 0x7c00u; }
+  if (a >= 0x38800000u) {
+    // Normal: rebias the exponent (127 → 15) and round off 13 bits; a carry bumps the exponent.
+    let r = a - 0x38000000u;
+    let q = r >> 13u;
+    let rem = r & 0x1fffu;
+    return s | (q + select(0u, 1u, rem > 0x1000u || (rem == 0x1000u && (q & 1u) == 1u)));
+  }
+  // Below 2^-14: a multiple of 2^-24 (2^-25 and less round to zero; the tie goes to even 0).
+  if (a <= 0x33000000u) { return s; }
+  let sh = 126u - (a >> 23u);
+  let m = (a & 0x7fffffu) | 0x800000u;
+  let q = m >> sh;
+  let rem = m & ((1u << sh) - 1u);
+  let half = 1u << (sh - 1u);
+  return s | (q + select(0u, 1u, rem > half || (rem == half && (q & 1u) == 1u)));
+}
+fn f16_round(x: f32) -> f32 { return f16_decode(f16_encode(x)); }
 fn u_pow(a: u32, b: u32) -> u32 {
   var r = 1u;
   var base = a;

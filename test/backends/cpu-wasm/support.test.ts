@@ -93,6 +93,29 @@ describe('cpu-wasm support', () => {
       meta('matmul', 'uint8', {}, [[9]], 9),
       "cpu-wasm: 'matmul' on uint8 is not implemented",
     ],
+    [
+      'ew',
+      meta(
+        'ew',
+        'float16',
+        { expr: { op: 'add', args: [{ in: 0 }, { in: 0 }], dtype: 'float16' }, dtype: 'float16' },
+        [[4096]],
+        4096,
+      ),
+      "cpu-wasm: 'ew' on float16 is not implemented (cpu-js decodes its bits)",
+    ],
+    [
+      'ew',
+      meta(
+        'ew',
+        'float32',
+        { expr: { op: 'astype', args: [{ in: 0 }], dtype: 'float32' }, dtype: 'float32' },
+        [[4096]],
+        4096,
+        [x('float16', [[4096]])],
+      ),
+      "cpu-wasm: 'ew' on float16 is not implemented (cpu-js decodes its bits)",
+    ],
   ])('canRun(%s) → %s', (op, m, want) => {
     expect(canRun(op, m)).toBe(want);
   });

@@ -2,6 +2,7 @@
 // Each specialisation compiles once to a JS loop (ew-codegen.ts); blocks may broadcast.
 
 import { allocate, type TypedArray } from '../../../array/dtype.ts';
+import { float16Bits, float16Value, roundToFloat16 } from '../../../array/float16.ts';
 import { cStrides, NDArray, shapeSize } from '../../../array/ndarray.ts';
 import type { Chunk, Kernel } from '../../../kernels/types.ts';
 import { exprKey, type InputMode, type LoopSpec, loopSource } from './ew-codegen.ts';
@@ -17,6 +18,10 @@ type Loop = (
 
 /** Scalar semantics the generated loops call (NumPy's, where JS differs from C). */
 export const ewHelpers = {
+  /** float16: bits → number, number → bits (nearest-even), number → nearest float16 value. */
+  f16Value: float16Value,
+  f16Bits: float16Bits,
+  f16Round: roundToFloat16,
   /** Python/NumPy floor division of floats (npy_floor_divide). */
   floorDivide(a: number, b: number): number {
     if (b === 0) return a / b;

@@ -1,7 +1,9 @@
 // Compiles an elementwise expression tree into the source of one JS loop over the output block.
 // Every op node becomes one local per element (no temporary arrays); its value is cast to its dtype.
+// float16 blocks hold bits: loads decode them, each float16 node rounds, stores encode (H.f16*).
 
 import { type DType, kindOf, resultType } from '../../../array/dtype.ts';
+import { roundToFloat16 } from '../../../array/float16.ts';
 import type { Expr } from './expr.ts';
 
 /**
@@ -76,6 +78,8 @@ export function castScalar(v: number, d: DType): number {
       return v;
     case 'float32':
       return Math.fround(v);
+    case 'float16':
+      return roundToFloat16(v);
     case 'bool':
       return v !== 0 ? 1 : 0;
     case 'int32':
@@ -95,8 +99,11 @@ export function castScalar(v: number, d: DType): number {
 
 /**
  * Source that converts `code` to dtype `d`. Integers wrap at their width (truncating toward
- * zero first, as C casts do for in-range floats); float32 rounds with Math.fround, so a
- * fused chain gives bit-for-bit the result of the unfused one.
+ * zero first, as C casts do for in-range floats); float32 rounds with Math.fround and float16
+ * to nearest-even from float64, so a fused chain gives bit-for-bit the result of the unfused
+ * one. (NumPy computes float16 ufuncs in float32 and rounds: for + - * / and sqrt both give
+ * the correctly rounded float16, since 24 and 53 are both ≥ 2·11 + 2; others agree within
+ * an ulp.)
  */
 export function castCode(code: string, d: DType): string {
   switch (d) {
@@ -104,6 +111,8 @@ export function castCode(code: string, d: DType): string {
       return code;
     case 'float32':
       return `Math.fround(${code})`;
+    case 'float16':
+      return `H.f16Round(${code})`;
     case 'bool':
       return `(${code} !== 0 ? 1 : 0)`;
     case 'int32':
@@ -201,9 +210,20 @@ class BodyBuilder {
   readonly lines: string[] = [];
   readonly usedInputs = new Set<number>();
   private readonly memo = new Map<string, Emitted>();
+  private readonly decoded = new Set<number>();
   private next = 0;
 
   constructor(private readonly inputDtypes: readonly DType[]) {}
+
+  /** The code of input `k`'s value: its local, or for float16 bits the decoded local. */
+  private input(k: number): string {
+    if (this.inputDtypes[k] !== 'float16') return `v${k}`;
+    if (!this.decoded.has(k)) {
+      this.decoded.add(k);
+      this.lines.push(`const h${k} = H.f16Value(v${k});`);
+    }
+    return `h${k}`;
+  }
 
   emit(e: Expr, isRoot: boolean): Emitted {
     if ('in' in e) {
@@ -211,7 +231,7 @@ class BodyBuilder {
         throw new Error(`ew: expression reads input ${e.in} of ${this.inputDtypes.length}`);
       }
       this.usedInputs.add(e.in);
-      return { code: `v${e.in}`, type: this.inputDtypes[e.in]! };
+      return { code: this.input(e.in), type: this.inputDtypes[e.in]! };
     }
     if ('const' in e) return { code: literal(e.const), type: 'weak', value: e.const };
     const key = exprKey(e);
@@ -228,7 +248,8 @@ class BodyBuilder {
     );
     let code = opCode(e.op, codes, e.dtype);
     if (!EXACT.has(e.op)) {
-      // At the root the typed-array store wraps integers and rounds float32 itself.
+      // At the root the typed-array store wraps integers and rounds float32 itself, and
+      // the float16 store rounds as it encodes.
       if (!isRoot || e.dtype === 'bool') code = castCode(code, e.dtype);
     }
     const name = `t${this.next++}`;
@@ -282,6 +303,12 @@ export function loopSource(spec: LoopSpec): string {
   const root = b.emit(spec.expr, true);
   let result = root.code;
   if (root.type !== spec.outDtype && spec.outDtype === 'bool') result = castCode(result, 'bool');
+  if (spec.outDtype === 'float16') {
+    // A float16 input copied as is (a strided view) keeps its bits, NaN payloads included.
+    const e = spec.expr;
+    const raw = 'in' in e && spec.inputDtypes[e.in] === 'float16';
+    result = raw ? `v${e.in}` : `H.f16Bits(${result})`;
+  }
   const used = [...b.usedInputs].sort((p, q) => p - q);
   const general = used.filter((k) => spec.modes[k] === 'g');
   const head = used.map((k) => `const a${k} = ins[${k}];`);

@@ -1,6 +1,7 @@
 // Layout kernels: blocks permuted, reshaped, flipped, broadcast or converted, never computed on.
 // Reshapes and inserted/removed unit axes are zero-copy views of the input block's data.
 
+import { castData } from '../../../array/cast.ts';
 import { allocate, type DType, type TypedArray } from '../../../array/dtype.ts';
 import { cStrides, NDArray, shapeSize } from '../../../array/ndarray.ts';
 import type { Chunk, Kernel } from '../../../kernels/types.ts';
@@ -116,14 +117,7 @@ export function reshapeBlock(x: NDArray, shape: readonly number[]): NDArray {
  */
 export function convertBlock(x: NDArray, dtype: DType): NDArray {
   if (x.dtype === dtype) return x;
-  const out = allocate(dtype, x.size);
-  if (dtype === 'bool') {
-    const src = x.data;
-    for (let i = 0; i < src.length; i++) out[i] = src[i] !== 0 ? 1 : 0;
-  } else {
-    out.set(x.data);
-  }
-  return new NDArray(out, x.shape, dtype);
+  return new NDArray(castData(x.data, x.dtype, dtype), x.shape, dtype);
 }
 
 /** Layout kernels by name; registered in backends/cpu-js/registry. */

@@ -25,6 +25,7 @@ export interface MonoidParams {
 const MAX: Record<DType, number> = {
   float64: Infinity,
   float32: Infinity,
+  float16: Infinity,
   int32: 2147483647,
   int16: 32767,
   int8: 127,
@@ -37,6 +38,7 @@ const MAX: Record<DType, number> = {
 const MIN: Record<DType, number> = {
   float64: -Infinity,
   float32: -Infinity,
+  float16: -Infinity,
   int32: -2147483648,
   int16: -32768,
   int8: -128,

@@ -2,6 +2,7 @@
 // Tasks carry params only (no inputs): the block's global offset, its shape and the dtype.
 
 import { allocate, type DType, isInteger, type TypedArray } from '../../../array/dtype.ts';
+import { float16Bits } from '../../../array/float16.ts';
 import { cStrides, NDArray, shapeSize } from '../../../array/ndarray.ts';
 import type { Chunk, FnRef, Kernel, KernelContext } from '../../../kernels/types.ts';
 
@@ -40,10 +41,24 @@ export interface FromFunctionParams {
   readonly dtype: DType;
 }
 
-/** Store `v` as `dtype` does, except bool, which the typed array would not coerce to 0/1. */
+/**
+ * Store `v` as `dtype` does, except bool, which the typed array would not coerce to 0/1,
+ * and float16, whose bits are encoded.
+ */
 function fillWith(out: TypedArray, dtype: DType, value: (i: number) => number): void {
   if (dtype === 'bool') for (let i = 0; i < out.length; i++) out[i] = value(i) !== 0 ? 1 : 0;
+  else if (dtype === 'float16') for (let i = 0; i < out.length; i++) out[i] = float16Bits(value(i));
   else for (let i = 0; i < out.length; i++) out[i] = value(i);
+}
+
+/**
+ * What a block of `dtype` stores for the fill value `v`: 0/1 for bool, the bits for float16.
+ * @example
+ * storedFill(1, 'float16'); // 0x3c00
+ */
+export function storedFill(v: number, dtype: DType): number {
+  if (dtype === 'bool') return v !== 0 ? 1 : 0;
+  return dtype === 'float16' ? float16Bits(v) : v;
 }
 
 /**
@@ -53,7 +68,7 @@ function fillWith(out: TypedArray, dtype: DType, value: (i: number) => number): 
  */
 export function fullBlock(p: FullParams): NDArray {
   const out = allocate(p.dtype, shapeSize(p.shape));
-  const v = p.dtype === 'bool' ? (p.value !== 0 ? 1 : 0) : p.value;
+  const v = storedFill(p.value, p.dtype);
   if (!Object.is(v, 0)) out.fill(v);
   return new NDArray(out, p.shape, p.dtype);
 }

@@ -10,6 +10,7 @@ import {
   type FullParams,
   type LinspaceParams,
   linspaceInto,
+  storedFill,
 } from './creation.ts';
 import { type NormalParams, normalInto, type UniformParams, uniformInto } from './random.ts';
 
@@ -56,7 +57,7 @@ export function tiledSource(kernel: string, params: unknown): TiledSource | unde
     }
     case 'full': {
       const p = params as FullParams;
-      const v = p.dtype === 'bool' ? (p.value !== 0 ? 1 : 0) : p.value;
+      const v = storedFill(p.value, p.dtype);
       return { shape: p.shape, dtype: p.dtype, fill: (out) => out.fill(v) };
     }
     case 'arange': {
