@@ -1,7 +1,7 @@
 // Result-dtype rules of elementwise operations (NumPy / Array API) and scalar checks.
 // Each rule maps the promoted argument dtype to the result dtype, or rejects it.
 
-import { type DType, isFloat, isInteger, resultType } from '../array/dtype.ts';
+import { type DType, integerRange, isFloat, isInteger, resultType } from '../array/dtype.ts';
 import { formatValue } from '../chunking/format.ts';
 import { DTypeError, ValueError } from '../errors.ts';
 import type { EwArg } from './elementwise.ts';
@@ -34,27 +34,13 @@ export function promoted(args: readonly EwArg[]): DType {
   return resultType(...args.map((a) => a.type));
 }
 
-const INT_RANGE: Partial<Record<DType, readonly [number, number]>> = {
-  int8: [-128, 127],
-  int16: [-32768, 32767],
-  int32: [-(2 ** 31), 2 ** 31 - 1],
-  uint8: [0, 255],
-  uint16: [0, 65535],
-  uint32: [0, 2 ** 32 - 1],
-};
-
-/** The range of an integer dtype. */
-export function integerRange(d: DType): readonly [number, number] | undefined {
-  return INT_RANGE[d];
-}
-
 /**
  * Reject integer scalars that the integer result dtype cannot hold, as NumPy 2 does for
  * Python ints (`uint8 + 300` would otherwise wrap silently).
  */
 export function checkScalarsFit(fn: string, args: readonly EwArg[], d: DType): void {
   if (!isInteger(d)) return;
-  const [lo, hi] = INT_RANGE[d]!;
+  const [lo, hi] = integerRange(d)!;
   for (const a of args) {
     if (typeof a.type === 'number' && (a.type < lo || a.type > hi)) {
       throw new ValueError(

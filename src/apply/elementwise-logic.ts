@@ -1,14 +1,14 @@
 // Comparisons, logical ops, NaN tests, where, clip and astype.
 // Each call adds one fusable 'ew' layer; comparisons of integers with numbers are exact.
 
-import { checkDType, type DType, isInteger } from '../array/dtype.ts';
+import { checkDType, type DType, integerRange, isInteger } from '../array/dtype.ts';
 import { asLazy } from '../array/from-array.ts';
 import type { LazyArray } from '../array/lazy-array.ts';
 import type { Expr } from '../backends/cpu-js/elementwise/expr.ts';
 import { type CallOptions, withCallBackend } from '../dispatch/with-backend.ts';
 import { elementwise, node, type Operand } from './elementwise.ts';
 import { elementwiseOp } from './elementwise-arith.ts';
-import { checkScalarsFit, integerRange, promoted, toBool } from './elementwise-dtypes.ts';
+import { checkScalarsFit, promoted, toBool } from './elementwise-dtypes.ts';
 
 /**
  * x == y per element (bool); NaN equals nothing.

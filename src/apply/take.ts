@@ -5,7 +5,7 @@ import { isInteger, type TypedArray } from '../array/dtype.ts';
 import { type ArrayLike, asLazy } from '../array/from-array.ts';
 import { LazyArray } from '../array/lazy-array.ts';
 import { NDArray } from '../array/ndarray.ts';
-import { chunkOffsets } from '../chunking/blocks.ts';
+import { blockAt, chunkOffsets } from '../chunking/blocks.ts';
 import { formatValue } from '../chunking/format.ts';
 import { regularChunks } from '../chunking/normalize.ts';
 import { ChunkError, DTypeError, IndexError, ValueError } from '../errors.ts';
@@ -73,13 +73,7 @@ function gatherOf(idx: Int32Array, offsets: readonly number[], lo: number, hi: n
   const local: number[] = [];
   for (let k = lo; k < hi; k++) {
     const i = idx[k]!;
-    let a = 0;
-    let b = offsets.length - 2;
-    while (a < b) {
-      const mid = (a + b + 1) >> 1;
-      if (offsets[mid]! <= i) a = mid;
-      else b = mid - 1;
-    }
+    const a = blockAt(offsets, i);
     let s = slotOf.get(a);
     if (s === undefined) {
       s = blocks.length;

@@ -11,7 +11,7 @@ import { defineLayer } from '../graph/define-layer.ts';
 import type { TaskSpec } from '../graph/layer.ts';
 import { toFnRef } from '../kernels/ship.ts';
 import { checkOptions, describe, optionalBoolean, optionalDType } from './check-options.ts';
-import type { DType } from './dtype.ts';
+import { type DType, integerRange } from './dtype.ts';
 import { LazyArray } from './lazy-array.ts';
 
 /** Options of creation functions. */
@@ -151,21 +151,12 @@ export function full(shape: ShapeArg, value: number | boolean, opts?: CreationOp
   return fullArray('full', shape, Number(value), dtype, o);
 }
 
-const INT_RANGES: Partial<Record<DType, [number, number]>> = {
-  int8: [-(2 ** 7), 2 ** 7 - 1],
-  int16: [-(2 ** 15), 2 ** 15 - 1],
-  int32: [-(2 ** 31), 2 ** 31 - 1],
-  uint8: [0, 2 ** 8 - 1],
-  uint16: [0, 2 ** 16 - 1],
-  uint32: [0, 2 ** 32 - 1],
-};
-
 /**
  * A fill value outside an integer dtype's range (or NaN/Infinity) is a ValueError, as in
  * NumPy 2; a fraction truncates as a cast does, and bool takes any number's truthiness.
  */
 function checkFits(fn: string, value: number, dtype: DType): void {
-  const range = INT_RANGES[dtype];
+  const range = integerRange(dtype);
   if (range === undefined) return;
   if (!Number.isFinite(value) || Math.trunc(value) < range[0] || Math.trunc(value) > range[1]) {
     throw new ValueError(`${fn}: fill value ${formatValue(value)} does not fit dtype '${dtype}'`);

@@ -208,3 +208,21 @@ export function resultType(...args: (DType | Scalar)[]): DType {
   }
   return out;
 }
+
+const INT_RANGE: Partial<Record<DType, readonly [number, number]>> = {
+  int8: [-(2 ** 7), 2 ** 7 - 1],
+  int16: [-(2 ** 15), 2 ** 15 - 1],
+  int32: [-(2 ** 31), 2 ** 31 - 1],
+  uint8: [0, 2 ** 8 - 1],
+  uint16: [0, 2 ** 16 - 1],
+  uint32: [0, 2 ** 32 - 1],
+};
+
+/**
+ * The [min, max] of an integer dtype (undefined for floats and bool).
+ * @example
+ * integerRange('int8'); // [-128, 127]
+ */
+export function integerRange(d: DType): readonly [number, number] | undefined {
+  return INT_RANGE[d];
+}

@@ -22,6 +22,23 @@ export function chunkOffsets(axisChunks: readonly number[]): number[] {
 }
 
 /**
+ * The block along an axis holding element `i`, given the axis' chunk offsets (`chunkOffsets`,
+ * n + 1 of them); a binary search.
+ * @example
+ * blockAt([0, 3, 6, 8], 6); // 2
+ */
+export function blockAt(offsets: readonly number[], i: number): number {
+  let a = 0;
+  let b = offsets.length - 2;
+  while (a < b) {
+    const mid = (a + b + 1) >> 1;
+    if (offsets[mid]! <= i) a = mid;
+    else b = mid - 1;
+  }
+  return a;
+}
+
+/**
  * Number of blocks along each axis.
  * @example
  * blockGrid([[3, 3, 1], [4]]); // [3, 1]

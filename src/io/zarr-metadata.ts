@@ -2,7 +2,7 @@
 // data type, and the `tessera` attribute that says whether every chunk was written.
 
 import type { DType } from '../array/dtype.ts';
-import { kindOf } from '../array/dtype.ts';
+import { integerRange, kindOf } from '../array/dtype.ts';
 import { ValueError } from '../errors.ts';
 
 /** Zarr v3 codec metadata, as zarr.json holds it. */
@@ -18,15 +18,6 @@ export interface TesseraAttribute {
 
 /** The key under which toZarr's attribute lives in `attributes`. */
 export const TESSERA_ATTRIBUTE = 'tessera';
-
-const INT_RANGE: Partial<Record<DType, [number, number]>> = {
-  int8: [-(2 ** 7), 2 ** 7 - 1],
-  int16: [-(2 ** 15), 2 ** 15 - 1],
-  int32: [-(2 ** 31), 2 ** 31 - 1],
-  uint8: [0, 2 ** 8 - 1],
-  uint16: [0, 2 ** 16 - 1],
-  uint32: [0, 2 ** 32 - 1],
-};
 
 /**
  * `value` as a Zarr v3 fill_value of `dtype`: a boolean for bool, an integer in range for
@@ -51,7 +42,7 @@ export function encodeFillValue(value: number | boolean, dtype: DType): number |
     if (value === Number.NEGATIVE_INFINITY) return '-Infinity';
     return value;
   }
-  const [lo, hi] = INT_RANGE[dtype]!;
+  const [lo, hi] = integerRange(dtype)!;
   if (!Number.isInteger(value) || value < lo || value > hi) throw bad(`an integer in ${lo}…${hi}`);
   return value;
 }

@@ -17,21 +17,7 @@ import '../../src/array/methods.ts';
 import { expectThrow } from '../helpers/expect-throw.ts';
 import { arbShapeAndChunks, expectArray, randomDense, rng } from '../helpers/reference.ts';
 import { denseEinsum } from './contraction-reference.ts';
-
-/** out[..., k, ...] = x[..., idx[k], ...] along `axis`. */
-function denseTake(x: NDArray, idx: readonly number[], axis: number): NDArray {
-  const shape = [...x.shape];
-  shape[axis] = idx.length;
-  const inner = shapeSize(x.shape.slice(axis + 1));
-  const outer = shapeSize(x.shape.slice(0, axis));
-  const m = x.shape[axis]!;
-  const out = new Float64Array(shapeSize(shape));
-  for (let o = 0; o < outer; o++)
-    for (let k = 0; k < idx.length; k++)
-      for (let i = 0; i < inner; i++)
-        out[(o * idx.length + k) * inner + i] = x.data[(o * m + idx[k]!) * inner + i]!;
-  return new NDArray(out, shape, x.dtype);
-}
+import { denseTake } from './indexing-reference.ts';
 
 /** A tuple selecting every element except along `axis`, where `item` sits. */
 const tupleAt = (ndim: number, axis: number, item: unknown): unknown[] =>

@@ -187,3 +187,18 @@ export function indexText(items: readonly IndexItem[]): string {
     })
     .join(', ');
 }
+
+/** out[..., k, ...] = x[..., idx[k], ...] along `axis` (indices already non-negative). */
+export function denseTake(x: NDArray, idx: readonly number[], axis: number): NDArray {
+  const shape = [...x.shape];
+  shape[axis] = idx.length;
+  const inner = shapeSize(x.shape.slice(axis + 1));
+  const outer = shapeSize(x.shape.slice(0, axis));
+  const m = x.shape[axis]!;
+  const out = new (typedArrayCtor(x.dtype))(shapeSize(shape));
+  for (let o = 0; o < outer; o++)
+    for (let k = 0; k < idx.length; k++)
+      for (let i = 0; i < inner; i++)
+        out[(o * idx.length + k) * inner + i] = x.data[(o * m + idx[k]!) * inner + i]!;
+  return new NDArray(out, shape, x.dtype);
+}

@@ -5,9 +5,8 @@ import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { take } from '../../src/apply/take.ts';
 import { compute } from '../../src/array/compute.ts';
-import { typedArrayCtor } from '../../src/array/dtype.ts';
 import { fromArray } from '../../src/array/from-array.ts';
-import { NDArray, ndarray, shapeSize } from '../../src/array/ndarray.ts';
+import { ndarray } from '../../src/array/ndarray.ts';
 import { materializeTasks, runnableCount } from '../../src/graph/materialize.ts';
 import { expectThrow } from '../helpers/expect-throw.ts';
 import {
@@ -17,21 +16,7 @@ import {
   rng,
   withChunks,
 } from '../helpers/reference.ts';
-
-/** out[..., k, ...] = x[..., idx[k], ...] along `axis` (indices already non-negative). */
-function denseTake(x: NDArray, idx: readonly number[], axis: number): NDArray {
-  const shape = [...x.shape];
-  shape[axis] = idx.length;
-  const inner = shapeSize(x.shape.slice(axis + 1));
-  const outer = shapeSize(x.shape.slice(0, axis));
-  const m = x.shape[axis]!;
-  const out = new (typedArrayCtor(x.dtype))(shapeSize(shape));
-  for (let o = 0; o < outer; o++)
-    for (let k = 0; k < idx.length; k++)
-      for (let i = 0; i < inner; i++)
-        out[(o * idx.length + k) * inner + i] = x.data[(o * m + idx[k]!) * inner + i]!;
-  return new NDArray(out, shape, x.dtype);
-}
+import { denseTake } from './indexing-reference.ts';
 
 describe('take', () => {
   test('random axes and index lists match a dense gather', async () => {

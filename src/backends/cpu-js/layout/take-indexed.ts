@@ -3,6 +3,7 @@
 
 import { allocate } from '../../../array/dtype.ts';
 import { NDArray, shapeSize } from '../../../array/ndarray.ts';
+import { blockAt } from '../../../chunking/blocks.ts';
 import { IndexError } from '../../../errors.ts';
 import type { Chunk, Kernel } from '../../../kernels/types.ts';
 
@@ -17,18 +18,6 @@ export interface TakeIndexedParams {
 function block(c: Chunk | undefined): NDArray {
   if (!(c instanceof NDArray)) throw new TypeError('take-indexed: expected an array block');
   return c;
-}
-
-/** The input block holding index `i` (binary search over offsets). */
-function blockOf(offsets: readonly number[], i: number): number {
-  let a = 0;
-  let b = offsets.length - 2;
-  while (a < b) {
-    const mid = (a + b + 1) >> 1;
-    if (offsets[mid]! <= i) a = mid;
-    else b = mid - 1;
-  }
-  return a;
 }
 
 function takeIndexed(inputs: Chunk[], p: TakeIndexedParams): NDArray {
@@ -50,7 +39,7 @@ function takeIndexed(inputs: Chunk[], p: TakeIndexedParams): NDArray {
       );
     }
     if (i < 0) i += size;
-    const j = blockOf(p.offsets, i);
+    const j = blockAt(p.offsets, i);
     const src = blocks[j]!;
     const m = src.shape[p.axis]!;
     const li = i - p.offsets[j]!;
