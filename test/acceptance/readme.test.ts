@@ -63,8 +63,9 @@ function relativeLinks(file: string): { target: string; line: number }[] {
   return out;
 }
 
+// tracked and untracked files (not ignored ones: other test files build dist/ meanwhile)
 const gitStatus = (): string =>
-  execFileSync('git', ['status', '--porcelain', '--untracked-files=all', '--ignored'], {
+  execFileSync('git', ['status', '--porcelain', '--untracked-files=all'], {
     cwd: root,
     encoding: 'utf8',
   });
