@@ -137,7 +137,7 @@ Object.defineProperties(LazyArray.prototype, {
   },
   persist: {
     async value(this: LazyArray, opts?: ComputeOptions) {
-      const [y] = await persist(this, ...(opts ? [opts] : []));
+      const [y] = await (opts ? persist(this, opts) : persist(this));
       return y;
     },
     configurable: true,

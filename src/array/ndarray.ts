@@ -76,6 +76,25 @@ export class NDArray {
     return this.dtype === 'float16' ? float16Value(this.data[off]!) : this.data[off]!;
   }
 
+  /**
+   * The one value of a 0-d or size-1 array, as a JS scalar: a boolean for 'bool', a number
+   * otherwise (float16 decoded). A bigger array is a ValueError.
+   * @example
+   * const total = await compute(ones([10, 10], { chunks: 5 }).sum());
+   * total.item(); // 100
+   * (await compute(ones([3]).greater(0).all())).item(); // true
+   */
+  item(): number | boolean {
+    if (this.data.length !== 1) {
+      throw new ValueError(
+        `item: the array has ${this.data.length} elements (shape [${this.shape.join(', ')}]); item() needs exactly one`,
+      );
+    }
+    const v = this.data[0]!;
+    if (this.dtype === 'bool') return v !== 0;
+    return this.dtype === 'float16' ? float16Value(v) : v;
+  }
+
   /** Nested JS arrays (booleans for 'bool', decoded numbers for 'float16'); 0-d: the scalar. */
   toNested(): Nested {
     const isBool = this.dtype === 'bool';
