@@ -27,7 +27,13 @@ export function cStrides(shape: readonly number[]): number[] {
   return st;
 }
 
-/** An eager n-d array: `{ dtype, shape, data }`, C-contiguous. */
+/**
+ * An eager n-d array: `{ dtype, shape, data }`, C-contiguous; what compute() gives.
+ * @example
+ * const a = ndarray([[1, 2], [3, 4]]); // float64, shape [2, 2]
+ * a.get(1, 0); // 3
+ * a.toNested(); // [[1, 2], [3, 4]]
+ */
 export class NDArray {
   readonly dtype: DType;
   readonly shape: number[];
