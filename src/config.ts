@@ -63,7 +63,12 @@ export function configure(patch: Partial<Config>): Config {
   return config;
 }
 
-/** Restore every default (for tests). */
+/**
+ * Restore every default (for tests).
+ * @example
+ * configure({ scheduler: 'sync' });
+ * resetConfig(); // config.scheduler is the default again
+ */
 export function resetConfig(): void {
   Object.assign(config, defaults, { backendPriority: [...defaults.backendPriority] });
 }

@@ -97,7 +97,7 @@ export { reshape } from './apply/reshape.ts';
 export { take } from './apply/take.ts';
 export { moveaxis, permuteDims, swapaxes, transpose } from './apply/transpose.ts';
 export { type ZoomOptions, zoom } from './apply/zoom.ts';
-export { type ComputeOptions, compute } from './array/compute.ts';
+export { type Computed, type ComputeOptions, compute } from './array/compute.ts';
 export {
   arange,
   type CreationOptions,
@@ -112,7 +112,7 @@ export { type DType, promoteTypes, resultType, type TypedArray } from './array/d
 export { type ArrayLike, asLazy, type FromArrayOptions, fromArray } from './array/from-array.ts';
 export { isLazyArray, LazyArray } from './array/lazy-array.ts';
 export { NDArray, ndarray } from './array/ndarray.ts';
-export { computeChunkSizes, persist } from './array/persist.ts';
+export { computeChunkSizes, type Persisted, persist } from './array/persist.ts';
 export { random } from './array/random.ts';
 export { shutdown } from './array/shutdown.ts';
 export { normalizeChunks } from './chunking/normalize.ts';

@@ -150,17 +150,23 @@ function splitArgs(fn: string, args: readonly (LazyArray | ComputeOptions)[]) {
   return { arrays, opts: checkComputeOptions(fn, opts) };
 }
 
+/** One NDArray per array of `T`: `[LazyArray, LazyArray]` gives `[NDArray, NDArray]`. */
+export type Computed<T extends readonly LazyArray[]> = { -readonly [K in keyof T]: NDArray };
+
+/** Two or more arrays: what `compute(a, b, …)` takes before its optional options. */
+type Several = readonly [LazyArray, LazyArray, ...LazyArray[]];
+
 /**
- * Compute arrays: one array gives an NDArray, several give NDArray[] (shared work runs once).
+ * Compute arrays: one array gives an NDArray, several give a tuple of NDArrays of the same
+ * length (shared work runs once).
  * @example
  * const x = ones([1000, 1000], { chunks: 250 });
- * const total = await compute(x.sum()); // NDArray, total.data[0] === 1e6
- * const [a, b] = await compute(x.sum(), x.mean());
+ * const total = await compute(x.sum()); // NDArray, total.item() === 1e6
+ * const [a, b] = await compute(x.sum(), x.mean()); // [NDArray, NDArray]
  */
 export function compute(x: LazyArray, opts?: ComputeOptions): Promise<NDArray>;
-export function compute(
-  ...args: [LazyArray, LazyArray, ...(LazyArray | ComputeOptions)[]]
-): Promise<NDArray[]>;
+export function compute<T extends Several>(...arrays: T): Promise<Computed<T>>;
+export function compute<T extends Several>(...args: [...T, ComputeOptions]): Promise<Computed<T>>;
 export async function compute(
   ...args: (LazyArray | ComputeOptions | undefined)[]
 ): Promise<NDArray | NDArray[]> {

@@ -137,6 +137,9 @@ export type ArrayLike = LazyArray | ArrayData;
 /**
  * Coerce eager input to a LazyArray (one chunk unless it is large); `fn`, the public
  * function that took `x`, names bad data in the error.
+ * @example
+ * const x = asLazy([[1, 2], [3, 4]]); // LazyArray, shape [2, 2], one chunk
+ * asLazy(x) === x; // true: a LazyArray is returned as it is
  */
 export function asLazy(x: ArrayLike, fn = 'asLazy'): LazyArray {
   return x instanceof LazyArray ? x : fromArrayAs(fn, x, {});

@@ -6,7 +6,13 @@ import type { Device } from '../devices/device.ts';
 import type { Layer } from '../graph/layer.ts';
 import { type DType, itemsize } from './dtype.ts';
 
-/** A lazy, chunked n-d array. Building expressions never computes. */
+/**
+ * A lazy, chunked n-d array. Building expressions never computes.
+ * @example
+ * const x = ones([1000, 1000], { chunks: 250 }); // 16 blocks, nothing computed yet
+ * const y = x.mul(2).sum({ axis: 0 }); // still lazy: shape [1000]
+ * const z = await y.compute(); // NDArray
+ */
 export class LazyArray {
   readonly layer: Layer;
 
@@ -76,7 +82,12 @@ export class LazyArray {
   }
 }
 
-/** True when `x` is a LazyArray. */
+/**
+ * True when `x` is a LazyArray.
+ * @example
+ * isLazyArray(ones([3])); // true
+ * isLazyArray(ndarray([1, 2, 3])); // false: an NDArray is eager
+ */
 export function isLazyArray(x: unknown): x is LazyArray {
   return x instanceof LazyArray;
 }

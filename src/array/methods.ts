@@ -101,13 +101,30 @@ type Methods = { [K in keyof typeof methods]: Method<(typeof methods)[K]> } & {
 
 declare module './lazy-array.ts' {
   interface LazyArray extends Methods {
-    /** All axes reversed (the transpose of a matrix). */
+    /**
+     * All axes reversed (the transpose of a matrix).
+     * @example
+     * ones([2, 3]).T.shape; // [3, 2]
+     */
     readonly T: LazyArray;
-    /** Compute this array into an NDArray. */
+    /**
+     * Compute this array into an NDArray (`compute(x, opts)`).
+     * @example
+     * const total = await ones([4, 4], { chunks: 2 }).sum().compute(); // total.item() === 16
+     */
     compute(opts?: ComputeOptions): Promise<NDArray>;
-    /** Compute and keep the blocks in memory. */
+    /**
+     * Compute and keep the blocks in memory (`persist(x, opts)`, one array).
+     * @example
+     * const y = await x.mul(2).persist();
+     * await y.sum().compute(); // starts from the held blocks of x * 2
+     */
     persist(opts?: ComputeOptions): Promise<LazyArray>;
-    /** The operation graph as Graphviz DOT text. */
+    /**
+     * The operation graph as Graphviz DOT text.
+     * @example
+     * writeFileSync('graph.dot', ones([4], { chunks: 2 }).add(1).visualize());
+     */
     visualize(): string;
   }
 }
@@ -137,7 +154,7 @@ Object.defineProperties(LazyArray.prototype, {
   },
   persist: {
     async value(this: LazyArray, opts?: ComputeOptions) {
-      const [y] = await persist(this, ...(opts ? [opts] : []));
+      const [y] = await (opts ? persist(this, opts) : persist(this));
       return y;
     },
     configurable: true,

@@ -27,7 +27,13 @@ export function cStrides(shape: readonly number[]): number[] {
   return st;
 }
 
-/** An eager n-d array: `{ dtype, shape, data }`, C-contiguous. */
+/**
+ * An eager n-d array: `{ dtype, shape, data }`, C-contiguous; what compute() gives.
+ * @example
+ * const a = ndarray([[1, 2], [3, 4]]); // float64, shape [2, 2]
+ * a.get(1, 0); // 3
+ * a.toNested(); // [[1, 2], [3, 4]]
+ */
 export class NDArray {
   readonly dtype: DType;
   readonly shape: number[];
@@ -74,6 +80,25 @@ export class NDArray {
       stride *= n;
     }
     return this.dtype === 'float16' ? float16Value(this.data[off]!) : this.data[off]!;
+  }
+
+  /**
+   * The one value of a 0-d or size-1 array, as a JS scalar: a boolean for 'bool', a number
+   * otherwise (float16 decoded). A bigger array is a ValueError.
+   * @example
+   * const total = await compute(ones([10, 10], { chunks: 5 }).sum());
+   * total.item(); // 100
+   * (await compute(ones([3]).greater(0).all())).item(); // true
+   */
+  item(): number | boolean {
+    if (this.data.length !== 1) {
+      throw new ValueError(
+        `item: the array has ${this.data.length} elements (shape [${this.shape.join(', ')}]); item() needs exactly one`,
+      );
+    }
+    const v = this.data[0]!;
+    if (this.dtype === 'bool') return v !== 0;
+    return this.dtype === 'float16' ? float16Value(v) : v;
   }
 
   /** Nested JS arrays (booleans for 'bool', decoded numbers for 'float16'); 0-d: the scalar. */

@@ -10,6 +10,9 @@ import { type ComputeOptions, computeBlocks, splitArgs } from './compute.ts';
 import { checkComputeOptions } from './compute-options.ts';
 import { LazyArray } from './lazy-array.ts';
 
+/** One LazyArray per array of `T`: `[LazyArray, LazyArray]` gives `[LazyArray, LazyArray]`. */
+export type Persisted<T extends readonly LazyArray[]> = { -readonly [K in keyof T]: LazyArray };
+
 function heldArray(x: LazyArray, blocks: readonly Chunk[]): LazyArray {
   const grid = x.numBlocks;
   const chunks = chunksOfBlocks(blocks, grid, x.name);
@@ -34,14 +37,19 @@ function heldArray(x: LazyArray, blocks: readonly Chunk[]): LazyArray {
 
 /**
  * Compute arrays and keep their blocks in memory; later expressions on the results start
- * from those blocks instead of recomputing.
+ * from those blocks instead of recomputing. Resolves with one LazyArray per array given (a
+ * tuple of the same length).
  * @example
  * const [y] = await persist(x.mul(2));
  * await compute(y.sum()); // no recomputation of x * 2
  */
-export async function persist(
-  ...args: [LazyArray, ...(LazyArray | ComputeOptions)[]]
-): Promise<LazyArray[]> {
+export function persist<T extends readonly [LazyArray, ...LazyArray[]]>(
+  ...arrays: T
+): Promise<Persisted<T>>;
+export function persist<T extends readonly [LazyArray, ...LazyArray[]]>(
+  ...args: [...T, ComputeOptions]
+): Promise<Persisted<T>>;
+export async function persist(...args: (LazyArray | ComputeOptions)[]): Promise<LazyArray[]> {
   const { arrays, opts } = splitArgs('persist', args);
   const blocks = await computeBlocks(
     arrays.map((a) => a.layer),

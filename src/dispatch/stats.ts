@@ -68,7 +68,13 @@ export function dispatchStats(): DispatchStat[] {
   return rows;
 }
 
-/** Forget every count. */
+/**
+ * Forget every count.
+ * @example
+ * resetDispatchStats();
+ * await compute(ones([4]).add(1));
+ * dispatchStats(); // only the dispatches of that compute
+ */
 export function resetDispatchStats(): void {
   counts.clear();
 }

@@ -750,8 +750,18 @@ const BAD_COMPUTE: [string, unknown, string][] = [
 for (const [label, o, tag] of BAD_COMPUTE) {
   const opts = { scheduler: 'sync', ...(o as object) };
   add(
-    row(`compute(x, ${label})`, () => t.compute(counted(), bad(opts)), tag, 'compute'),
-    row(`persist(x, ${label})`, () => t.persist(counted(), bad(opts)), tag, 'persist'),
+    row(
+      `compute(x, ${label})`,
+      () => t.compute(counted(), bad<t.ComputeOptions>(opts)),
+      tag,
+      'compute',
+    ),
+    row(
+      `persist(x, ${label})`,
+      () => t.persist(counted(), bad<t.ComputeOptions>(opts)),
+      tag,
+      'persist',
+    ),
   );
 }
 add(
@@ -764,7 +774,7 @@ add(
   row('compute(null)', () => t.compute(bad(null)), 'ValueError', 'compute'),
   row("compute('abc')", () => t.compute(bad('abc')), 'ValueError', 'compute'),
   row("compute(x, 'opts')", () => t.compute(counted(), bad('opts')), 'ValueError', 'compute'),
-  row('persist(null)', () => t.persist(bad(null)), 'ValueError', 'persist'),
+  row('persist(null)', () => t.persist(bad<LazyArray>(null)), 'ValueError', 'persist'),
   row(
     'computeChunkSizes(null)',
     () => t.computeChunkSizes(bad(null)),

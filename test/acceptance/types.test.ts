@@ -1,0 +1,66 @@
+// Acceptance (issue 11): types that help. `tsc --noEmit -p .` checks these expectTypeOf
+// assertions (tsconfig includes test/); vitest runs them as no-op calls.
+
+import { describe, expectTypeOf, test } from 'vitest';
+import {
+  type ComputeOptions,
+  compute,
+  type LazyArray,
+  type NDArray,
+  ones,
+  persist,
+} from '../../src/index.ts';
+
+const x = ones([4, 4], { chunks: 2 });
+const opts: ComputeOptions = { scheduler: 'sync' };
+
+/** The type of what `f` returns, without calling it (nothing computes here). */
+const typeOf = <R>(_f: () => R) => expectTypeOf<R>();
+
+describe('compute() return types', () => {
+  test('one array gives Promise<NDArray>', () => {
+    typeOf(() => compute(x)).toEqualTypeOf<Promise<NDArray>>();
+    typeOf(() => compute(x, opts)).toEqualTypeOf<Promise<NDArray>>();
+    typeOf(() => x.compute()).toEqualTypeOf<Promise<NDArray>>();
+  });
+  test('several arrays give a tuple of the same length', () => {
+    typeOf(() => compute(x, x.sum())).toEqualTypeOf<Promise<[NDArray, NDArray]>>();
+    typeOf(() => compute(x, x.sum(), opts)).toEqualTypeOf<Promise<[NDArray, NDArray]>>();
+    typeOf(() => compute(x, x, x.mean(), opts)).toEqualTypeOf<
+      Promise<[NDArray, NDArray, NDArray]>
+    >();
+    const both = [x, x.T] as const;
+    typeOf(() => compute(...both)).toEqualTypeOf<Promise<[NDArray, NDArray]>>();
+    typeOf(() => compute(...both, opts)).toEqualTypeOf<Promise<[NDArray, NDArray]>>();
+  });
+  test('destructuring gives NDArrays, not NDArray | undefined', () => {
+    void (async () => {
+      const [a, b] = await compute(x.sum(), x.mean(), opts);
+      expectTypeOf(a).toEqualTypeOf<NDArray>();
+      expectTypeOf(b).toEqualTypeOf<NDArray>();
+    });
+  });
+  test('bad arguments do not type-check', () => {
+    // @ts-expect-error options are last
+    void (() => compute(x, opts, x));
+    // @ts-expect-error at least one array
+    void (() => compute());
+    // @ts-expect-error not an array
+    void (() => compute(5));
+  });
+});
+
+describe('persist() return types', () => {
+  test('a tuple of LazyArrays of the same length', () => {
+    typeOf(() => persist(x)).toEqualTypeOf<Promise<[LazyArray]>>();
+    typeOf(() => persist(x, opts)).toEqualTypeOf<Promise<[LazyArray]>>();
+    typeOf(() => persist(x, x.sum(), opts)).toEqualTypeOf<Promise<[LazyArray, LazyArray]>>();
+    typeOf(() => x.persist()).toEqualTypeOf<Promise<LazyArray>>();
+  });
+});
+
+describe('NDArray.item()', () => {
+  test('a number or a boolean', () => {
+    expectTypeOf<NDArray['item']>().returns.toEqualTypeOf<number | boolean>();
+  });
+});
