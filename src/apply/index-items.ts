@@ -6,8 +6,6 @@ import { LazyArray } from '../array/lazy-array.ts';
 import { NDArray } from '../array/ndarray.ts';
 import { formatTuple } from '../chunking/format.ts';
 import { type IndexItem, parseIndex } from '../chunking/parse-index.ts';
-import { normalizeIndex } from '../chunking/slicing.ts';
-import type { Size } from '../chunking/types.ts';
 import { IndexError } from '../errors.ts';
 
 /** One index item: an IndexItem, a 1-D integer NDArray, a bool list along one axis, or a lazy 1-D integer array. */
@@ -78,16 +76,4 @@ export function toItems(fn: string, index: Exclude<Index, LazyArray>): Items {
     return Int32Array.from(item.data);
   });
   return { items, ...(bool ? { bool } : {}), ...(lazy ? { lazy } : {}) };
-}
-
-/** The axis of `x` that item `at` indexes (after '...' and new axes are placed). */
-export function axisOfItem(
-  fn: string,
-  items: readonly IndexItem[],
-  at: number,
-  shape: readonly Size[],
-): number {
-  const probe = items.map((it, i) => (i === at ? [0] : it));
-  const norm = normalizeIndex(fn, probe, shape);
-  return norm.axes.findIndex((s) => s.kind === 'array');
 }

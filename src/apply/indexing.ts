@@ -6,14 +6,13 @@ import { type ArrayLike, asLazy } from '../array/from-array.ts';
 import { LazyArray } from '../array/lazy-array.ts';
 import { unravelBlock } from '../chunking/blocks.ts';
 import { formatTuple, formatValue } from '../chunking/format.ts';
-import type { IndexItem } from '../chunking/parse-index.ts';
 import { normalizeIndex, type SlicePiece, sliceChunks } from '../chunking/slicing.ts';
 import type { AxisChunkSpec, Chunks, Size } from '../chunking/types.ts';
 import { config } from '../config.ts';
 import { ChunkError, DTypeError, IndexError, ShapeError } from '../errors.ts';
 import { defineLayer } from '../graph/define-layer.ts';
 import type { BlockRef, TaskSpec } from '../graph/layer.ts';
-import { axisOfItem, type Index, type IndexArg, type Items, toItems } from './index-items.ts';
+import { type Index, type IndexArg, toItems } from './index-items.ts';
 import { rechunk } from './rechunk.ts';
 import { sliceNormalized } from './slicing.ts';
 import { takeLazy, takeWrapped } from './take.ts';
@@ -39,8 +38,9 @@ export function getIndex(x: ArrayLike, index: Index, ...more: IndexArg[]): LazyA
   if (more.length > 0) return getIndex(a, [index as IndexArg, ...more]);
   if (index instanceof LazyArray) return maskOf('get', a, index);
   const { items, bool, lazy } = toItems('get', index);
-  if (lazy !== undefined) return lazyItem(a, items, lazy);
-  const norm = normalizeIndex('get', items, a.shape);
+  // a lazy index array stands in as a one-element list while the axes are placed
+  const placed = lazy === undefined ? items : items.map((it, i) => (i === lazy.at ? [0] : it));
+  const norm = normalizeIndex('get', placed, a.shape);
   const arrayAxis = norm.axes.findIndex((s) => s.kind === 'array');
   if (arrayAxis < 0) return sliceNormalized(a, norm);
   if (bool !== undefined && a.shape[arrayAxis] !== bool.length) {
@@ -48,30 +48,18 @@ export function getIndex(x: ArrayLike, index: Index, ...more: IndexArg[]): LazyA
       `get: bool index of length ${bool.length} does not match axis ${arrayAxis} of size ${a.shape[arrayAxis]}`,
     );
   }
-  const sel = norm.axes[arrayAxis]!;
-  const indices = sel.kind === 'array' ? sel.indices : [];
   // Basic part first, with ':' where the array was; then gather along that axis.
-  const pos = items.findIndex((it) => Array.isArray(it) || it instanceof Int32Array);
+  const pos = lazy?.at ?? items.findIndex((it) => Array.isArray(it) || it instanceof Int32Array);
   const basicItems = items.map((it, i) => (i === pos ? {} : it));
   const basic = normalizeIndex('get', basicItems, a.shape);
   const y = sliceNormalized(a, basic);
   const at = basic.outAxes.indexOf(arrayAxis);
   const front = norm.outAxes[0] === arrayAxis && at !== 0;
-  return takeWrapped(y, Int32Array.from(indices), at, front);
-}
-
-/** `x[..., idx, ...]` for a lazy integer array idx: the basic part, then takeLazy. */
-function lazyItem(a: LazyArray, items: IndexItem[], lazy: NonNullable<Items['lazy']>): LazyArray {
-  const axis = axisOfItem('get', items, lazy.at, a.shape);
-  const basic = normalizeIndex('get', items, a.shape);
-  const y = sliceNormalized(a, basic);
-  const at = basic.outAxes.indexOf(axis);
-  const probe = normalizeIndex(
-    'get',
-    items.map((it, i) => (i === lazy.at ? [0] : it)),
-    a.shape,
-  );
-  if (probe.outAxes[0] === axis && at !== 0) {
+  if (lazy === undefined) {
+    const sel = norm.axes[arrayAxis]!;
+    return takeWrapped(y, Int32Array.from(sel.kind === 'array' ? sel.indices : []), at, front);
+  }
+  if (front) {
     throw new IndexError(
       'get: a lazy index array separated from the other indexed axes by an integer is not supported; index in two steps',
     );
