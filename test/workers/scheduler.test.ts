@@ -136,7 +136,9 @@ describe('runTasks', () => {
     const t0 = performance.now();
     const err = await run([layer], sync, { signal: ac.signal }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(CancelledError);
-    expect(performance.now() - t0).toBeLessThan(2000);
+    // 600,000 tasks take minutes to run out; cancelled, the run ends in well under that, even
+    // on a loaded machine (the bound is loose on purpose: this is not a timing test)
+    expect(performance.now() - t0).toBeLessThan(20_000);
   });
 
   test('memoryLimit holds back new roots while live bytes exceed it', async () => {
