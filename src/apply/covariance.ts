@@ -8,9 +8,9 @@ import type { LazyArray } from '../array/lazy-array.ts';
 import { formatTuple, formatValue } from '../chunking/format.ts';
 import { ShapeError, ValueError } from '../errors.ts';
 import { expandDims, squeeze } from './axes.ts';
+import { einsum } from './einsum.ts';
 import { divide, multiply, sqrt, subtract } from './elementwise-arith.ts';
 import { astype, clip } from './elementwise-logic.ts';
-import { einsum } from './einsum.ts';
 import { mean } from './reductions.ts';
 
 /** Options of {@link cov}. */
@@ -38,7 +38,9 @@ function centered(fn: string, x: ArrayLike, rowvar: boolean) {
   const tAxis = rowvar ? 1 : 0;
   const n = a.shape[tAxis];
   if (n === null || n === undefined) {
-    throw new ShapeError(`${fn}: the observation axis has unknown size; call computeChunkSizes(x) first`);
+    throw new ShapeError(
+      `${fn}: the observation axis has unknown size; call computeChunkSizes(x) first`,
+    );
   }
   const f = astype(a, 'float64');
   const d = subtract(f, mean(f, { axis: tAxis, keepdims: true }));

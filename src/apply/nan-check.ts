@@ -18,7 +18,14 @@ export function allNaNCheck(fn: string, index: LazyArray, allNaN: LazyArray): La
     deps: [index.layer, allNaN.layer],
     chunks: index.chunks,
     dtype: index.dtype,
-    task: (b) => ({ kernel: 'all-nan-check', inputs: [[0, b], [1, b]], params }),
+    task: (b) => ({
+      kernel: 'all-nan-check',
+      inputs: [
+        [0, b],
+        [1, b],
+      ],
+      params,
+    }),
   });
   return new LazyArray(layer);
 }

@@ -196,5 +196,8 @@ export function nanquantile(
  * await compute(nanmedian(fromArray([1, Number.NaN, 3, 4]))); // 3
  */
 export function nanmedian(x: ArrayLike, opts: Omit<QuantileOptions, 'method'> = {}): LazyArray {
-  return qCall('nanmedian', x, 0.5, 1, true, { ...checkOptions('nanmedian', opts), method: 'linear' });
+  return qCall('nanmedian', x, 0.5, 1, true, {
+    ...checkOptions('nanmedian', opts),
+    method: 'linear',
+  });
 }

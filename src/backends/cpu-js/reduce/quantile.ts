@@ -47,7 +47,8 @@ function quantilesOf(
   const ranks = [...new Set(picks.flatMap((k) => [k.prev, k.next]))].sort((a, b) => a - b);
   selectRanks(buf, n, ranks);
   picks.forEach((k, i) => {
-    out[o + i * stride] = k.prev === k.next ? buf[k.prev]! : lerp(buf[k.prev]!, buf[k.next]!, k.gamma);
+    out[o + i * stride] =
+      k.prev === k.next ? buf[k.prev]! : lerp(buf[k.prev]!, buf[k.next]!, k.gamma);
   });
 }
 
@@ -81,7 +82,9 @@ export function quantileBlock(x: NDArray, p: QuantileBlockParams): NDArray {
       for (let i = 0; i < p.qs.length; i++) out[o + i * nOut] = Number.NaN;
     } else quantilesOf(buf, n, p, out, o, nOut);
   }
-  const keptShape = x.shape.flatMap((s, ax) => (p.axes.includes(ax) ? (p.keepdims ? [1] : []) : [s]));
+  const keptShape = x.shape.flatMap((s, ax) =>
+    p.axes.includes(ax) ? (p.keepdims ? [1] : []) : [s],
+  );
   return new NDArray(out, p.qAxis ? [p.qs.length, ...keptShape] : keptShape, p.dtype);
 }
 
