@@ -57,7 +57,7 @@ const ALPHA_BETA: Partial<Record<QuantileMethod, readonly [number, number]>> = {
 function boundary(index: number, takePrev: (gamma: number, index: number) => boolean): number {
   const prev = Math.floor(index);
   const res = takePrev(index - prev, index) ? prev : prev + 1;
-  return res < 0 ? 0 : res;
+  return Math.max(res, 0);
 }
 
 function discreteIndex(method: QuantileMethod, n: number, q: number): number | undefined {

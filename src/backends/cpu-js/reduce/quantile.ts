@@ -73,7 +73,7 @@ export function quantileBlock(x: NDArray, p: QuantileBlockParams): NDArray {
     let nan = false;
     for (let k = 0; k < m; k++) {
       const v = src[base + inner[k]!]!;
-      if (float && v !== v) {
+      if (float && Number.isNaN(v)) {
         nan = true;
         if (!p.skipNaN) break;
       } else buf[n++] = v;
