@@ -3,6 +3,7 @@
 
 import './array/methods.ts';
 
+export { type AverageOptions, average } from './apply/average.ts';
 export { broadcastTo, expandDims, flip, squeeze } from './apply/axes.ts';
 export {
   type AdjustChunks,
@@ -12,6 +13,7 @@ export {
 } from './apply/blockwise.ts';
 export { concat, stack } from './apply/concat.ts';
 export { cumsum } from './apply/cumsum.ts';
+export { type CorrcoefOptions, type CovOptions, corrcoef, cov } from './apply/covariance.ts';
 export { type DiffOptions, diff, gradient } from './apply/difference.ts';
 export { einsum } from './apply/einsum.ts';
 export {
@@ -77,6 +79,27 @@ export {
   overlap,
   trimOverlap,
 } from './apply/overlap.ts';
+export {
+  nanargmax,
+  nanargmin,
+  nanmax,
+  nanmean,
+  nanmin,
+  nanprod,
+  nanstd,
+  nansum,
+  nanvar,
+} from './apply/nan-reductions.ts';
+export {
+  median,
+  nanmedian,
+  nanpercentile,
+  nanquantile,
+  percentile,
+  type QuantileMethod,
+  type QuantileOptions,
+  quantile,
+} from './apply/percentile.ts';
 export { type RechunkOptions, rechunk } from './apply/rechunk.ts';
 export {
   all,

@@ -31,7 +31,7 @@ export interface AverageOptions {
 function eagerSum(w: ArrayLike): number | undefined {
   if (isLazyArray(w)) return undefined;
   if (w instanceof NDArray) return Array.from(w.data, Number).reduce((s, v) => s + v, 0);
-  if (ArrayBuffer.isView(w)) return Array.from(w as ArrayLike<number>).reduce((s, v) => s + v, 0);
+  if (ArrayBuffer.isView(w)) return Array.from(w, Number).reduce((s, v) => s + v, 0);
   return (w as unknown[]).flat(Infinity as 1).reduce<number>((s, v) => s + Number(v), 0);
 }
 

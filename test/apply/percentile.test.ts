@@ -13,7 +13,7 @@ import {
 } from '../../src/apply/percentile.ts';
 import { QUANTILE_METHODS } from '../../src/backends/cpu-js/reduce/quantile-methods.ts';
 import { materializeTasks } from '../../src/graph/materialize.ts';
-import { compute, fromArray, shutdown } from '../../src/index.ts';
+import { compute, fromArray, type LazyArray, shutdown } from '../../src/index.ts';
 import { expectThrow } from '../helpers/expect-throw.ts';
 import { expectArray, rng } from '../helpers/reference.ts';
 import { fixtures, input, nums } from './stats-fixtures.ts';
@@ -30,7 +30,7 @@ describe('quantile against NumPy, every method', () => {
     const outs = methods.map((method) =>
       quantile(x, c.q, { axis: c.axis, method, keepdims: c.keepdims }),
     );
-    const got = await compute(...outs, SYNC);
+    const got = await compute(...(outs as [LazyArray, LazyArray]), SYNC);
     methods.forEach((method, k) => {
       const dtype =
         c.dtype === 'int32' ? (DISCRETE.includes(method) ? 'int32' : 'float64') : c.dtype;
@@ -61,11 +61,11 @@ describe('NaN', () => {
   test.each(fixtures.nan.map((c, i) => [i, c] as const))('case %i', async (i, c) => {
     const x = input(c.shape, c.dtype, c.x, rng(200 + i));
     const methods = Object.keys(c.nan) as QuantileMethod[];
-    const got = await compute(
+    const outs = [
       quantile(x, c.q, { axis: c.axis }),
       ...methods.map((method) => nanquantile(x, c.q, { axis: c.axis, method })),
-      SYNC,
-    );
+    ] as [LazyArray, LazyArray];
+    const got = await compute(...outs, SYNC);
     const rtol = c.dtype === 'float32' ? 1e-6 : 1e-12;
     const shape = got[0]!.shape;
     expectArray(got[0]!, { dtype: c.dtype, shape, data: nums(c.plain) }, rtol);
