@@ -12,8 +12,8 @@ export {
   blockwise,
 } from './apply/blockwise.ts';
 export { concat, stack } from './apply/concat.ts';
-export { cumsum } from './apply/cumsum.ts';
 export { type CorrcoefOptions, type CovOptions, corrcoef, cov } from './apply/covariance.ts';
+export { cumsum } from './apply/cumsum.ts';
 export { type DiffOptions, diff, gradient } from './apply/difference.ts';
 export { einsum } from './apply/einsum.ts';
 export {
@@ -71,15 +71,6 @@ export { type LazyApplyArg, type LazyApplyOptions, lazyApply } from './apply/laz
 export { matmul, tensordot } from './apply/linalg.ts';
 export { type MapBlocksOptions, mapBlocks } from './apply/map-blocks.ts';
 export {
-  type Boundary,
-  type BoundarySpec,
-  type DepthSpec,
-  type MapOverlapOptions,
-  mapOverlap,
-  overlap,
-  trimOverlap,
-} from './apply/overlap.ts';
-export {
   nanargmax,
   nanargmin,
   nanmax,
@@ -90,6 +81,15 @@ export {
   nansum,
   nanvar,
 } from './apply/nan-reductions.ts';
+export {
+  type Boundary,
+  type BoundarySpec,
+  type DepthSpec,
+  type MapOverlapOptions,
+  mapOverlap,
+  overlap,
+  trimOverlap,
+} from './apply/overlap.ts';
 export {
   median,
   nanmedian,
