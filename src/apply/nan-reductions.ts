@@ -8,8 +8,9 @@ import { type ArrayLike, asLazy } from '../array/from-array.ts';
 import type { LazyArray } from '../array/lazy-array.ts';
 import { formatTuple, formatValue } from '../chunking/format.ts';
 import { ValueError } from '../errors.ts';
+import { squeeze } from './axes.ts';
 import { divide, multiply, sqrt, subtract } from './elementwise-arith.ts';
-import { astype, greater, isnan, logicalNot, where } from './elementwise-logic.ts';
+import { astype, equal, greater, isnan, notEqual, where } from './elementwise-logic.ts';
 import { allNaNCheck } from './nan-check.ts';
 import { normalizeSplitEvery, reductionAxes } from './reduction.ts';
 import {
@@ -46,9 +47,18 @@ function prepare(
 /** NaN replaced by `fill` (floats only: other dtypes hold no NaN). */
 const fillNaN = (a: LazyArray, fill: number): LazyArray => where(isnan(a), fill, a);
 
-/** The number of non-NaN elements along the reduced axes, as float64. */
+/**
+ * The number of non-NaN elements along the reduced axes, as float64. Written `a == a`, not
+ * `!isnan(a)`: a shared isnan(a) layer would have two consumers and be written out instead
+ * of fusing into each reduction; the cast is fused too (the reduction's `dtype` option casts
+ * block by block, slower).
+ */
 const countValid = (a: LazyArray, inner: ReductionOptions): LazyArray =>
-  sum(logicalNot(isnan(a)), { ...inner, dtype: 'float64' });
+  sum(astype(equal(a, a), 'float64'), inner);
+
+/** The sum of the non-NaN elements in float64. */
+const validSum = (a: LazyArray, inner: ReductionOptions): LazyArray =>
+  sum(astype(fillNaN(a, 0), 'float64'), inner);
 
 /**
  * Sum over `axis` treating NaN as zero (NumPy's `nansum`); an all-NaN slice sums to 0.
@@ -81,22 +91,24 @@ export function nanprod(x: ArrayLike, opts: ReductionOptions = {}): LazyArray {
 export function nanmean(x: ArrayLike, opts: ReductionOptions = {}): LazyArray {
   const { a, inner } = prepare('nanmean', x, opts);
   if (!isFloat(a.dtype)) return mean(a, inner);
-  const total = sum(fillNaN(a, 0), { ...inner, dtype: 'float64' });
-  return astype(divide(total, countValid(a, inner)), a.dtype);
+  return astype(divide(validSum(a, inner), countValid(a, inner)), a.dtype);
 }
 
 function nanMoments(fn: 'nanvar' | 'nanstd', x: ArrayLike, opts: MomentOptions): LazyArray {
-  const { a, inner } = prepare(fn, x, opts);
+  const { a, axes, inner } = prepare(fn, x, opts);
   const correction = opts.correction ?? 0;
   if (typeof correction !== 'number' || !(correction >= 0) || !Number.isFinite(correction)) {
     throw new ValueError(`${fn}: correction ${formatValue(correction)} must be a number >= 0`);
   }
   if (!isFloat(a.dtype)) return (fn === 'nanvar' ? variance : std)(a, { ...inner, correction });
   const keep = { ...inner, keepdims: true };
-  const m = divide(sum(fillNaN(a, 0), { ...keep, dtype: 'float64' }), countValid(a, keep));
-  const d = where(isnan(a), 0, subtract(astype(a, 'float64'), m));
+  const count = countValid(a, keep);
+  const m = divide(validSum(a, keep), count);
+  // a != a (NaN) rather than a third use of isnan(a): each expression fuses into its tree
+  const d = where(notEqual(a, a), 0, subtract(astype(a, 'float64'), m));
   const m2 = sum(multiply(d, d), inner);
-  const dof = subtract(countValid(a, inner), correction);
+  const kept = inner.keepdims ? count : squeeze(count, { axis: axes });
+  const dof = subtract(kept, correction);
   const v = where(greater(dof, 0), divide(m2, dof), Number.NaN);
   return astype(fn === 'nanstd' ? sqrt(v) : v, a.dtype);
 }
@@ -138,7 +150,7 @@ function nanExtreme(fn: 'nanmin' | 'nanmax', x: ArrayLike, opts: ReductionOption
   const isMin = fn === 'nanmin';
   if (!isFloat(a.dtype)) return (isMin ? min : max)(a, inner);
   const r = (isMin ? min : max)(fillNaN(a, isMin ? Infinity : -Infinity), inner);
-  return where(any(logicalNot(isnan(a)), inner), r, Number.NaN);
+  return where(any(equal(a, a), inner), r, Number.NaN);
 }
 
 /**
@@ -172,7 +184,7 @@ function nanArg(fn: 'nanargmin' | 'nanargmax', x: ArrayLike, opts: ArgReductionO
   if (!isFloat(a.dtype)) return arg(a, o);
   const index = arg(fillNaN(a, isMin ? Infinity : -Infinity), o);
   const over = { axis: axes, keepdims: o.keepdims ?? false, splitEvery: o.splitEvery };
-  return allNaNCheck(fn, index, all(isnan(a), over));
+  return allNaNCheck(fn, index, all(notEqual(a, a), over));
 }
 
 /**
