@@ -15,8 +15,9 @@ import { formatValue } from '../chunking/format.ts';
 import type { Size } from '../chunking/types.ts';
 import { ValueError } from '../errors.ts';
 import { defineLayer } from '../graph/define-layer.ts';
+import { sketchQuantiles } from './percentile-sketch.ts';
 import { rechunk } from './rechunk.ts';
-import { reductionAxes } from './reduction.ts';
+import { normalizeSplitEvery, reductionAxes, type SplitEvery } from './reduction.ts';
 
 export type { QuantileMethod };
 
@@ -28,6 +29,16 @@ export interface QuantileOptions {
   method?: QuantileMethod;
   /** Keep reduced axes as size 1 (after the leading q axis, as NumPy). */
   keepdims?: boolean;
+  /**
+   * Along reduced axes in several chunks, merge per-chunk summaries instead of rechunking
+   * the axes whole: chunk-parallel, memory-bounded, and approximate within a rank bound
+   * (see {@link percentile}). Axes already whole in one chunk stay exact either way.
+   */
+  approximate?: boolean;
+  /** Points per summary of the approximate path (default 1000; more: tighter, slower). */
+  resolution?: number;
+  /** Fan-in of the approximate path's merge tree (default `config.splitEvery`). */
+  splitEvery?: SplitEvery;
 }
 
 /** q checked against [0, scale] and divided by scale (NumPy divides percentiles by 100). */
@@ -73,11 +84,22 @@ function quantileOf(c: QuantileCall): LazyArray {
   const o = checkOptions(c.fn, c.opts);
   const keepdims = optionalBoolean(c.fn, 'keepdims', o.keepdims, false);
   const method = checkMethod(c.fn, o.method);
+  const approximate = optionalBoolean(c.fn, 'approximate', o.approximate, false);
+  const resolution = o.resolution ?? 1000;
+  if (!Number.isInteger(resolution) || resolution < 2) {
+    throw new ValueError(
+      `${c.fn}: resolution ${formatValue(o.resolution)} must be an integer >= 2`,
+    );
+  }
   const a0 = asLazy(c.x, c.fn);
   const axes = reductionAxes(c.fn, o.axis, a0.ndim);
-  // exact quantiles need each reduced axis whole: rechunk the chunked ones to one chunk
+  const splitEvery = normalizeSplitEvery(c.fn, o.splitEvery, a0.ndim);
   const split = axes.filter((ax) => a0.chunks[ax]!.length > 1);
-  const a = split.length === 0 ? a0 : rechunk(a0, Object.fromEntries(split.map((ax) => [ax, -1])));
+  // exact quantiles need each reduced axis whole: rechunk the chunked ones to one chunk
+  const a =
+    split.length === 0 || approximate
+      ? a0
+      : rechunk(a0, Object.fromEntries(split.map((ax) => [ax, -1])));
   const dtype = outDType(a.dtype, method);
   const params: QuantileBlockParams = {
     axes,
@@ -88,6 +110,9 @@ function quantileOf(c: QuantileCall): LazyArray {
     keepdims,
     dtype,
   };
+  if (split.length > 0 && approximate) {
+    return sketchQuantiles(c.fn, a, params, resolution, splitEvery);
+  }
   const kept: Size[][] = a.chunks.flatMap((ch, ax) =>
     axes.includes(ax) ? (keepdims ? [[1]] : []) : [[...ch]],
   );
@@ -131,6 +156,17 @@ const qCall = (
  * 'inverted_cdf', 'closest_observation'). Exactness needs each reduced axis whole: a reduced
  * axis in several chunks is rechunked to one chunk first (as Dask's median), each task then
  * holding whole slices; the other axes keep their chunks and run in parallel.
+ *
+ * With `approximate: true` a chunked reduced axis is not rechunked (Dask's percentile is
+ * approximate in this way): each block is summarized by at most `resolution` of its sorted
+ * non-NaN values, weighted, and the summaries merge up a tree of fan-in `splitEvery`, each
+ * merge compressing back to `resolution` points. While no summary had to drop a point the
+ * result is exact (small data). Otherwise the result v is a data value and an ε-approximate
+ * quantile of the N non-NaN values of its slice: at most (q + ε)·N of them are below v and
+ * at least (q − ε)·N are at most v, with ε = (1 + levels) / (2 · resolution), `levels` the
+ * merge levels (0 while a reduced axis has at most splitEvery blocks, then 1, 2, … as the
+ * block count passes splitEvery, splitEvery², …). The bound is reported on the result as
+ * `result.layer.meta.rankError`. NaN handling is unchanged.
  * @example
  * await compute(percentile(fromArray([1, 2, 3, 4]), 50)); // 2.5
  */

@@ -13,7 +13,7 @@ import {
 } from '../../src/apply/percentile.ts';
 import { QUANTILE_METHODS } from '../../src/backends/cpu-js/reduce/quantile-methods.ts';
 import { materializeTasks } from '../../src/graph/materialize.ts';
-import { compute, fromArray, type LazyArray, shutdown } from '../../src/index.ts';
+import { compute, fromArray, type LazyArray, nanargmin, shutdown } from '../../src/index.ts';
 import { expectThrow } from '../helpers/expect-throw.ts';
 import { expectArray, rng } from '../helpers/reference.ts';
 import { fixtures, input, nums } from './stats-fixtures.ts';
@@ -129,6 +129,29 @@ describe('graph', () => {
     );
     expect(r.shape).toEqual([2]);
     expect(Array.from(r.data).every(Number.isNaN)).toBe(true);
+  });
+});
+
+describe('threads', () => {
+  test('the quantile, sketch and all-NaN kernels run on worker threads', async () => {
+    const x = fromArray(
+      Float64Array.from({ length: 400 }, (_, i) => (i * 37) % 101),
+      {
+        shape: [4, 100],
+        chunks: [2, 25],
+      },
+    );
+    const opts = { axis: 1 } as const;
+    const [a, b, c] = await compute(
+      median(x, opts),
+      quantile(x, 0.5, { ...opts, approximate: true }),
+      nanargmin(x, opts),
+      { scheduler: 'threads', workers: 2 },
+    );
+    const [ea, eb, ec] = await compute(median(x, opts), median(x, opts), nanargmin(x, opts), SYNC);
+    expectArray(a!, ea!);
+    expectArray(b!, eb!);
+    expectArray(c!, ec!);
   });
 });
 
