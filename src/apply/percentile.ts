@@ -15,6 +15,8 @@ import { formatValue } from '../chunking/format.ts';
 import type { Size } from '../chunking/types.ts';
 import { ValueError } from '../errors.ts';
 import { defineLayer } from '../graph/define-layer.ts';
+import { astype } from './elementwise-logic.ts';
+import { widenFloat16 } from './float16-widen.ts';
 import { sketchQuantiles } from './percentile-sketch.ts';
 import { rechunk } from './rechunk.ts';
 import { normalizeSplitEvery, reductionAxes, type SplitEvery } from './reduction.ts';
@@ -91,7 +93,8 @@ function quantileOf(c: QuantileCall): LazyArray {
       `${c.fn}: resolution ${formatValue(o.resolution)} must be an integer >= 2`,
     );
   }
-  const a0 = asLazy(c.x, c.fn);
+  const given = asLazy(c.x, c.fn);
+  const a0 = widenFloat16(given); // float16 bits are selected as float32 values
   const axes = reductionAxes(c.fn, o.axis, a0.ndim);
   const splitEvery = normalizeSplitEvery(c.fn, o.splitEvery, a0.ndim);
   const split = axes.filter((ax) => a0.chunks[ax]!.length > 1);
@@ -110,8 +113,10 @@ function quantileOf(c: QuantileCall): LazyArray {
     keepdims,
     dtype,
   };
+  const narrow = (r: LazyArray): LazyArray =>
+    given.dtype === 'float16' ? astype(r, 'float16') : r;
   if (split.length > 0 && approximate) {
-    return sketchQuantiles(c.fn, a, params, resolution, splitEvery);
+    return narrow(sketchQuantiles(c.fn, a, params, resolution, splitEvery));
   }
   const kept: Size[][] = a.chunks.flatMap((ch, ax) =>
     axes.includes(ax) ? (keepdims ? [[1]] : []) : [[...ch]],
@@ -135,7 +140,7 @@ function quantileOf(c: QuantileCall): LazyArray {
       return { kernel: 'quantile-block', inputs: [[0, src]], params };
     },
   });
-  return new LazyArray(layer);
+  return narrow(new LazyArray(layer));
 }
 
 const qCall = (

@@ -13,7 +13,14 @@ import {
 } from '../../src/apply/percentile.ts';
 import { QUANTILE_METHODS } from '../../src/backends/cpu-js/reduce/quantile-methods.ts';
 import { materializeTasks } from '../../src/graph/materialize.ts';
-import { compute, fromArray, type LazyArray, nanargmin, shutdown } from '../../src/index.ts';
+import {
+  astype,
+  compute,
+  fromArray,
+  type LazyArray,
+  nanargmin,
+  shutdown,
+} from '../../src/index.ts';
 import { expectThrow } from '../helpers/expect-throw.ts';
 import { expectArray, rng } from '../helpers/reference.ts';
 import { fixtures, input, nums } from './stats-fixtures.ts';
@@ -120,6 +127,22 @@ describe('graph', () => {
       SYNC,
     );
     expectArray(await compute(p, SYNC), dense);
+  });
+
+  test('float16 is selected as float32 and rounded back', async () => {
+    const x = astype(
+      fromArray(
+        [
+          [1, 2.5, 7, 4],
+          [3, 5, 0, Number.NaN],
+        ],
+        { chunks: 2 },
+      ),
+      'float16',
+    );
+    const r = await compute(quantile(x, 0.3, { axis: 1 }), SYNC);
+    expect(r.dtype).toBe('float16');
+    expect(r.toNested()).toEqual([2.349609375, Number.NaN]);
   });
 
   test('an empty slice gives NaN', async () => {
