@@ -171,7 +171,9 @@ const qCall = (
  * at least (q − ε)·N are at most v, with ε = (1 + levels) / (2 · resolution), `levels` the
  * merge levels (0 while a reduced axis has at most splitEvery blocks, then 1, 2, … as the
  * block count passes splitEvery, splitEvery², …). The bound is reported on the result as
- * `result.layer.meta.rankError`. NaN handling is unchanged.
+ * `result.layer.meta.rankError`. NaN handling is unchanged. Summaries are sorted where the
+ * exact path only selects, so per element it costs more: it is for slices too long for one
+ * task's memory, or for keeping a chunked layout, not for speed on slices that fit.
  * @example
  * await compute(percentile(fromArray([1, 2, 3, 4]), 50)); // 2.5
  */

@@ -5,7 +5,7 @@
 import { allocate } from '../../../array/dtype.ts';
 import { NDArray } from '../../../array/ndarray.ts';
 import type { Chunk, Kernel } from '../../../kernels/types.ts';
-import type { QuantileBlockParams } from './quantile.ts';
+import { offsetsOver, type QuantileBlockParams } from './quantile.ts';
 import { lerp, quantilePick } from './quantile-methods.ts';
 
 /** Params of the sketch steps; the final step also reads the quantile params. */
@@ -83,30 +83,21 @@ export function sketchPartial(x: NDArray, p: SketchParams): Chunk {
   const m = K === 0 ? 0 : x.size / K;
   const cap = Math.max(1, Math.min(p.resolution, m));
   const s = sketchOf(K, cap, shape);
-  // gather element (k, i) of the reduced sub-grid: strides of kept and reduced axes
-  const kept = x.shape.map((_, ax) => ax).filter((ax) => !p.axes.includes(ax));
-  const order = [...kept, ...p.axes];
-  const st: number[] = [];
-  for (let ax = x.ndim - 1, acc = 1; ax >= 0; ax--) {
-    st[ax] = acc;
-    acc *= x.shape[ax]!;
-  }
+  const inner = offsetsOver(x.shape, p.axes);
+  const bases = offsetsOver(
+    x.shape,
+    x.shape.map((_, ax) => ax).filter((ax) => !p.axes.includes(ax)),
+  );
   const vals = new Float64Array(m);
   const ones = new Float64Array(m).fill(1);
-  const idx = new Array<number>(x.ndim).fill(0);
+  const src = x.data;
   for (let k = 0; k < K; k++) {
+    const base = bases[k]!;
     let n = 0;
     for (let i = 0; i < m; i++) {
-      let off = 0;
-      for (const ax of order) off += idx[ax]! * st[ax]!;
-      const v = x.data[off]!;
+      const v = src[base + inner[i]!]!;
       if (Number.isNaN(v)) s.nan[k] = 1;
       else vals[n++] = v;
-      for (let d = order.length - 1; d >= 0; d--) {
-        const ax = order[d]!;
-        if (++idx[ax]! < x.shape[ax]!) break;
-        idx[ax] = 0;
-      }
     }
     vals.subarray(0, n).sort();
     writeRow(vals, ones, n, cap, s, k);
@@ -114,22 +105,44 @@ export function sketchPartial(x: NDArray, p: SketchParams): Chunk {
   return s.pack();
 }
 
-/** All points of row k over `parts`, sorted by value (weights follow). */
+/** All points of row k over `parts` (each sorted), merged by value; weights follow. */
 function gatherRow(parts: readonly Sketch[], k: number): { v: Float64Array; w: Float64Array } {
   let n = 0;
   for (const [, , u] of parts) n += u.data[k]!;
-  const pts: [number, number][] = [];
-  for (const [v, w, u] of parts) {
-    const cap = v.shape[1]!;
-    for (let j = 0; j < u.data[k]!; j++) pts.push([v.data[k * cap + j]!, w.data[k * cap + j]!]);
+  let v = new Float64Array(n);
+  let w = new Float64Array(n);
+  let tv = new Float64Array(n);
+  let tw = new Float64Array(n);
+  let len = 0;
+  for (const [pv, pw, u] of parts) {
+    const cap = pv.shape[1]!;
+    const m = u.data[k]!;
+    const off = k * cap;
+    // two-way merge of v[0..len) with this part's row into tv, then swap
+    let i = 0;
+    let j = 0;
+    let o = 0;
+    while (i < len && j < m) {
+      if (pv.data[off + j]! < v[i]!) {
+        tv[o] = pv.data[off + j]!;
+        tw[o++] = pw.data[off + j++]!;
+      } else {
+        tv[o] = v[i]!;
+        tw[o++] = w[i++]!;
+      }
+    }
+    for (; i < len; i++, o++) {
+      tv[o] = v[i]!;
+      tw[o] = w[i]!;
+    }
+    for (; j < m; j++, o++) {
+      tv[o] = pv.data[off + j]!;
+      tw[o] = pw.data[off + j]!;
+    }
+    [v, tv] = [tv, v];
+    [w, tw] = [tw, w];
+    len = o;
   }
-  pts.sort((a, b) => a[0] - b[0]);
-  const v = new Float64Array(n);
-  const w = new Float64Array(n);
-  pts.forEach(([a, b], i) => {
-    v[i] = a;
-    w[i] = b;
-  });
   return { v, w };
 }
 

@@ -23,7 +23,7 @@ export interface QuantileBlockParams {
 }
 
 /** Relative offsets of every element of the sub-grid of `axes`, C order. */
-function offsetsOver(shape: readonly number[], axes: readonly number[]): Int32Array {
+export function offsetsOver(shape: readonly number[], axes: readonly number[]): Int32Array {
   const st = cStrides(shape);
   let offs = [0];
   for (const ax of axes) {
