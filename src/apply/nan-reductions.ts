@@ -7,12 +7,13 @@ import { isFloat } from '../array/dtype.ts';
 import { type ArrayLike, asLazy } from '../array/from-array.ts';
 import type { LazyArray } from '../array/lazy-array.ts';
 import { formatTuple, formatValue } from '../chunking/format.ts';
+import { withCallBackend } from '../dispatch/with-backend.ts';
 import { ValueError } from '../errors.ts';
 import { squeeze } from './axes.ts';
 import { divide, multiply, sqrt, subtract } from './elementwise-arith.ts';
 import { astype, equal, greater, isnan, notEqual, where } from './elementwise-logic.ts';
 import { allNaNCheck } from './nan-check.ts';
-import { normalizeSplitEvery, reductionAxes } from './reduction.ts';
+import { normalizeSplitEvery, reduction, reductionAxes } from './reduction.ts';
 import {
   type ArgReductionOptions,
   all,
@@ -82,15 +83,25 @@ export function nanprod(x: ArrayLike, opts: ReductionOptions = {}): LazyArray {
 }
 
 /**
- * Mean of the non-NaN elements over `axis` (NumPy's `nanmean`): the NaN-free sum over
- * the non-NaN count, two trees over the same blocks. An all-NaN slice gives NaN.
+ * Mean of the non-NaN elements over `axis` (NumPy's `nanmean`): one reduction tree of
+ * per-element sums and counts of the non-NaN values (on devices without that kernel, the
+ * NaN-free sum over the non-NaN count). An all-NaN slice gives NaN.
  * Floats keep their dtype (accumulating in float64); integers give float64.
  * @example
  * await compute(nanmean(fromArray([1, Number.NaN, 3]))); // 2
  */
 export function nanmean(x: ArrayLike, opts: ReductionOptions = {}): LazyArray {
-  const { a, inner } = prepare('nanmean', x, opts);
+  const { a, axes, inner } = prepare('nanmean', x, opts);
   if (!isFloat(a.dtype)) return mean(a, inner);
+  if (a.device === 'cpu' && a.dtype !== 'float16') {
+    // one pass: a 'nanmean' reducer keeps per-element sums and counts up the tree
+    const splitEvery = normalizeSplitEvery('nanmean', opts.splitEvery, a.ndim);
+    const keepdims = opts.keepdims ?? false;
+    const params = { op: 'nanmean', axes, dtype: a.dtype } as const;
+    return withCallBackend('nanmean', opts.backend, () =>
+      reduction({ fn: 'nanmean', x: a, axes, keepdims, splitEvery, dtype: a.dtype, params }),
+    );
+  }
   return astype(divide(validSum(a, inner), countValid(a, inner)), a.dtype);
 }
 

@@ -14,7 +14,14 @@ import {
   nanvar,
 } from '../../src/apply/nan-reductions.ts';
 import type { DType } from '../../src/array/dtype.ts';
-import { compute, fromArray, isTesseraError, type NDArray, shutdown } from '../../src/index.ts';
+import {
+  astype,
+  compute,
+  fromArray,
+  isTesseraError,
+  type NDArray,
+  shutdown,
+} from '../../src/index.ts';
 import { expectThrow } from '../helpers/expect-throw.ts';
 import { expectArray, randomAxisChunks, randomDense, rng } from '../helpers/reference.ts';
 import { denseReduce, type Fold } from './reduction-reference.ts';
@@ -184,6 +191,23 @@ describe('edges and errors', () => {
     expect(isTesseraError((err as Error).cause, 'ValueError')).toBe(true);
     await expect(compute(nanargmax(x, { axis: 0 }), SYNC)).rejects.toThrow(/All-NaN slice/);
     expect(Array.from((await compute(nanargmin(x.get('0:1')), SYNC)).data)).toEqual([1]);
+  });
+
+  test('float16 takes the composed path: widened, reduced, rounded back', async () => {
+    const x = astype(
+      fromArray(
+        [
+          [1, Number.NaN, 2.5],
+          [Number.NaN, Number.NaN, 4],
+        ],
+        { chunks: 1 },
+      ),
+      'float16',
+    );
+    const [m, v] = await compute(nanmean(x, { axis: 1 }), nanvar(x, { axis: 1 }), SYNC);
+    expect(m!.dtype).toBe('float16');
+    expect(m!.toNested()).toEqual([1.75, 4]);
+    expect(v!.toNested()).toEqual([0.5625, 0]);
   });
 
   test('nanvar past the degrees of freedom is NaN (NumPy), large offsets keep precision', async () => {

@@ -34,22 +34,46 @@ export function offsetsOver(shape: readonly number[], axes: readonly number[]): 
   return Int32Array.from(offs);
 }
 
-/** Quantiles of buf[0..n) (no NaN, n >= 1) into out[o + k·stride] for each q. */
-function quantilesOf(
-  buf: Float64Array,
-  n: number,
-  p: QuantileBlockParams,
-  out: { [i: number]: number },
-  o: number,
-  stride: number,
-): void {
+/** The order statistics quantiles of n values need (picks per q, ranks ascending). */
+function plan(p: QuantileBlockParams, n: number) {
   const picks = p.qs.map((q) => quantilePick(p.method, n, q));
   const ranks = [...new Set(picks.flatMap((k) => [k.prev, k.next]))].sort((a, b) => a - b);
-  selectRanks(buf, n, ranks);
-  picks.forEach((k, i) => {
-    out[o + i * stride] =
-      k.prev === k.next ? buf[k.prev]! : lerp(buf[k.prev]!, buf[k.next]!, k.gamma);
-  });
+  return { n, picks, ranks };
+}
+
+/** Copy the values of output element o into buf: [count of non-NaN copied, any NaN]. */
+type Gather = (o: number) => [number, boolean];
+
+function gatherer(x: NDArray, p: QuantileBlockParams, buf: Float64Array): Gather {
+  const kept = x.shape.map((_, ax) => ax).filter((ax) => !p.axes.includes(ax));
+  const inner = offsetsOver(x.shape, p.axes);
+  const bases = offsetsOver(x.shape, kept);
+  const m = inner.length;
+  const contiguous = inner.every((off, k) => off === k);
+  const src = x.data;
+  const float = isFloat(x.dtype);
+  const scan = (n: number): [number, boolean] => {
+    if (!float) return [n, false];
+    let w = 0;
+    for (let k = 0; k < n; k++) {
+      const v = buf[k]!;
+      if (Number.isNaN(v)) {
+        if (!p.skipNaN) return [0, true];
+      } else buf[w++] = v;
+    }
+    return [w, w < n];
+  };
+  if (contiguous) {
+    return (o) => {
+      buf.set(src.subarray(bases[o]!, bases[o]! + m));
+      return scan(m);
+    };
+  }
+  return (o) => {
+    const base = bases[o]!;
+    for (let k = 0; k < m; k++) buf[k] = src[base + inner[k]!]!;
+    return scan(m);
+  };
 }
 
 /**
@@ -58,29 +82,25 @@ function quantilesOf(
  * quantileBlock(x, { axes: [1], qs: [0.5], qAxis: false, method: 'linear', … }); // row medians
  */
 export function quantileBlock(x: NDArray, p: QuantileBlockParams): NDArray {
-  const kept = x.shape.map((_, ax) => ax).filter((ax) => !p.axes.includes(ax));
-  const inner = offsetsOver(x.shape, p.axes);
-  const bases = offsetsOver(x.shape, kept);
-  const m = inner.length;
-  const nOut = bases.length;
-  const out = allocate(p.dtype, nOut * p.qs.length);
+  const m = offsetsOver(x.shape, p.axes).length;
+  const count = x.shape.reduce((n, s, ax) => (p.axes.includes(ax) ? n : n * s), 1);
+  const out = allocate(p.dtype, count * p.qs.length);
   const buf = new Float64Array(m);
-  const src = x.data;
-  const float = isFloat(x.dtype);
-  for (let o = 0; o < nOut; o++) {
-    const base = bases[o]!;
-    let n = 0;
-    let nan = false;
-    for (let k = 0; k < m; k++) {
-      const v = src[base + inner[k]!]!;
-      if (float && Number.isNaN(v)) {
-        nan = true;
-        if (!p.skipNaN) break;
-      } else buf[n++] = v;
-    }
+  const gather = gatherer(x, p, buf);
+  let at = m > 0 ? plan(p, m) : undefined;
+  for (let o = 0; o < count; o++) {
+    const [n, nan] = m > 0 ? gather(o) : [0, false];
     if ((nan && !p.skipNaN) || n === 0) {
-      for (let i = 0; i < p.qs.length; i++) out[o + i * nOut] = Number.NaN;
-    } else quantilesOf(buf, n, p, out, o, nOut);
+      for (let i = 0; i < p.qs.length; i++) out[o + i * count] = Number.NaN;
+      continue;
+    }
+    if (at === undefined || at.n !== n) at = plan(p, n);
+    selectRanks(buf, n, at.ranks);
+    for (let i = 0; i < at.picks.length; i++) {
+      const k = at.picks[i]!;
+      out[o + i * count] =
+        k.prev === k.next ? buf[k.prev]! : lerp(buf[k.prev]!, buf[k.next]!, k.gamma);
+    }
   }
   const keptShape = x.shape.flatMap((s, ax) =>
     p.axes.includes(ax) ? (p.keepdims ? [1] : []) : [s],

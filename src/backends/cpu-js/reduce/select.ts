@@ -10,8 +10,19 @@ function swap(a: Float64Array, i: number, j: number): void {
   a[j] = t;
 }
 
+/** The smallest of a[lo..hi] moved to a[lo] (a quickselect for k = lo is a min scan). */
+function minToFront(a: Float64Array, lo: number, hi: number): void {
+  let at = lo;
+  for (let i = lo + 1; i <= hi; i++) if (a[i]! < a[at]!) at = i;
+  swap(a, lo, at);
+}
+
 /** Rearrange a[lo..hi] so that a[k] is the value a sort would put there (no NaN in a). */
 function selectK(a: Float64Array, lo: number, hi: number, k: number): void {
+  if (k === lo) {
+    minToFront(a, lo, hi);
+    return;
+  }
   let rounds = 0;
   while (hi > lo) {
     if (++rounds > 64) {
