@@ -13,7 +13,7 @@ import {
 } from '../backends/cpu-js/reduce/quantile-methods.ts';
 import { formatValue } from '../chunking/format.ts';
 import type { Size } from '../chunking/types.ts';
-import { ValueError } from '../errors.ts';
+import { ChunkError, ValueError } from '../errors.ts';
 import { defineLayer } from '../graph/define-layer.ts';
 import { astype } from './elementwise-logic.ts';
 import { widenFloat16 } from './float16-widen.ts';
@@ -98,6 +98,12 @@ function quantileOf(c: QuantileCall): LazyArray {
   const axes = reductionAxes(c.fn, o.axis, a0.ndim);
   const splitEvery = normalizeSplitEvery(c.fn, o.splitEvery, a0.ndim);
   const split = axes.filter((ax) => a0.chunks[ax]!.length > 1);
+  const unknown = split.find((ax) => a0.chunks[ax]!.includes(null));
+  if (unknown !== undefined && !approximate) {
+    throw new ChunkError(
+      `${c.fn}: axis ${unknown} has unknown chunk sizes and must be made one chunk; call computeChunkSizes(x) first, or pass approximate: true`,
+    );
+  }
   // exact quantiles need each reduced axis whole: rechunk the chunked ones to one chunk
   const a =
     split.length === 0 || approximate

@@ -22,7 +22,7 @@ import {
   shutdown,
 } from '../../src/index.ts';
 import { expectThrow } from '../helpers/expect-throw.ts';
-import { expectArray, rng } from '../helpers/reference.ts';
+import { expectArray, rng, withChunks } from '../helpers/reference.ts';
 import { fixtures, input, nums } from './stats-fixtures.ts';
 
 afterAll(() => shutdown());
@@ -204,6 +204,11 @@ describe('errors at build time', () => {
       () => quantile(x, 0.5, { keepdims: 1 as unknown as boolean }),
       'ValueError',
       ['quantile: keepdims'],
+    ],
+    [
+      () => median(withChunks(fromArray([1, 2, 3, 4], { chunks: 2 }), [[null, null]])),
+      'ChunkError',
+      ['median: axis 0 has unknown chunk sizes', 'computeChunkSizes', 'approximate: true'],
     ],
   ] as const)('%#', (f, tag, fragments) => {
     expectThrow(f, tag, fragments);
