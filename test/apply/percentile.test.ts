@@ -169,7 +169,7 @@ describe('threads', () => {
       median(x, opts),
       quantile(x, 0.5, { ...opts, approximate: true }),
       nanargmin(x, opts),
-      { scheduler: 'threads', workers: 2 },
+      { scheduler: 'threads', workers: 1 },
     );
     const [ea, eb, ec] = await compute(median(x, opts), median(x, opts), nanargmin(x, opts), SYNC);
     expectArray(a!, ea!);
