@@ -82,58 +82,32 @@ interface QuantileCall {
   opts: QuantileOptions;
 }
 
-function quantileOf(c: QuantileCall): LazyArray {
-  const o = checkOptions(c.fn, c.opts);
-  const keepdims = optionalBoolean(c.fn, 'keepdims', o.keepdims, false);
-  const method = checkMethod(c.fn, o.method);
-  const approximate = optionalBoolean(c.fn, 'approximate', o.approximate, false);
+/** The options, checked under the caller's name. */
+function checkQuantileOptions(fn: string, opts: QuantileOptions) {
+  const o = checkOptions(fn, opts);
+  const keepdims = optionalBoolean(fn, 'keepdims', o.keepdims, false);
+  const method = checkMethod(fn, o.method);
+  const approximate = optionalBoolean(fn, 'approximate', o.approximate, false);
   const resolution = o.resolution ?? 1000;
   if (!Number.isInteger(resolution) || resolution < 2) {
-    throw new ValueError(
-      `${c.fn}: resolution ${formatValue(o.resolution)} must be an integer >= 2`,
-    );
+    throw new ValueError(`${fn}: resolution ${formatValue(o.resolution)} must be an integer >= 2`);
   }
-  const given = asLazy(c.x, c.fn);
-  const a0 = widenFloat16(given); // float16 bits are selected as float32 values
-  const axes = reductionAxes(c.fn, o.axis, a0.ndim);
-  const splitEvery = normalizeSplitEvery(c.fn, o.splitEvery, a0.ndim);
-  const split = axes.filter((ax) => a0.chunks[ax]!.length > 1);
-  const unknown = split.find((ax) => a0.chunks[ax]!.includes(null));
-  if (unknown !== undefined && !approximate) {
-    throw new ChunkError(
-      `${c.fn}: axis ${unknown} has unknown chunk sizes and must be made one chunk; call computeChunkSizes(x) first, or pass approximate: true`,
-    );
-  }
-  // exact quantiles need each reduced axis whole: rechunk the chunked ones to one chunk
-  const a =
-    split.length === 0 || approximate
-      ? a0
-      : rechunk(a0, Object.fromEntries(split.map((ax) => [ax, -1])));
-  const dtype = outDType(a.dtype, method);
-  const params: QuantileBlockParams = {
-    axes,
-    qs: c.qs,
-    qAxis: c.qAxis,
-    method,
-    skipNaN: c.skipNaN,
-    keepdims,
-    dtype,
-  };
-  const narrow = (r: LazyArray): LazyArray =>
-    given.dtype === 'float16' ? astype(r, 'float16') : r;
-  if (split.length > 0 && approximate) {
-    return narrow(sketchQuantiles(c.fn, a, params, resolution, splitEvery));
-  }
+  return { o, keepdims, method, approximate, resolution };
+}
+
+/** One 'quantile-block' task per block of `a`, whose reduced axes are whole in it. */
+function exactQuantiles(fn: string, a: LazyArray, params: QuantileBlockParams): LazyArray {
+  const { axes, keepdims, qAxis } = params;
   const kept: Size[][] = a.chunks.flatMap((ch, ax) =>
     axes.includes(ax) ? (keepdims ? [[1]] : []) : [[...ch]],
   );
-  const lead = c.qAxis ? 1 : 0;
+  const lead = qAxis ? 1 : 0;
   const layer = defineLayer({
-    op: c.fn,
+    op: fn,
     token: [params],
     deps: [a.layer],
-    chunks: c.qAxis ? [[c.qs.length], ...kept] : kept,
-    dtype,
+    chunks: qAxis ? [[params.qs.length], ...kept] : kept,
+    dtype: params.dtype,
     task: (b) => {
       const src: number[] = [];
       for (let ax = 0, k = lead; ax < a.ndim; ax++) {
@@ -146,7 +120,40 @@ function quantileOf(c: QuantileCall): LazyArray {
       return { kernel: 'quantile-block', inputs: [[0, src]], params };
     },
   });
-  return narrow(new LazyArray(layer));
+  return new LazyArray(layer);
+}
+
+function quantileOf(c: QuantileCall): LazyArray {
+  const { o, keepdims, method, approximate, resolution } = checkQuantileOptions(c.fn, c.opts);
+  const given = asLazy(c.x, c.fn);
+  const a0 = widenFloat16(given); // float16 bits are selected as float32 values
+  const axes = reductionAxes(c.fn, o.axis, a0.ndim);
+  const splitEvery = normalizeSplitEvery(c.fn, o.splitEvery, a0.ndim);
+  const split = axes.filter((ax) => a0.chunks[ax]!.length > 1);
+  const unknown = split.find((ax) => a0.chunks[ax]!.includes(null));
+  if (unknown !== undefined && !approximate) {
+    throw new ChunkError(
+      `${c.fn}: axis ${unknown} has unknown chunk sizes and must be made one chunk; call computeChunkSizes(x) first, or pass approximate: true`,
+    );
+  }
+  const params: QuantileBlockParams = {
+    axes,
+    qs: c.qs,
+    qAxis: c.qAxis,
+    method,
+    skipNaN: c.skipNaN,
+    keepdims,
+    dtype: outDType(a0.dtype, method),
+  };
+  let r: LazyArray;
+  if (split.length > 0 && approximate) {
+    r = sketchQuantiles(c.fn, a0, params, resolution, splitEvery);
+  } else {
+    // exact quantiles need each reduced axis whole: rechunk the chunked ones to one chunk
+    const whole = Object.fromEntries(split.map((ax) => [ax, -1]));
+    r = exactQuantiles(c.fn, split.length === 0 ? a0 : rechunk(a0, whole), params);
+  }
+  return given.dtype === 'float16' ? astype(r, 'float16') : r;
 }
 
 const qCall = (
