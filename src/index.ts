@@ -3,6 +3,7 @@
 
 import './array/methods.ts';
 
+export { type AverageOptions, average } from './apply/average.ts';
 export { broadcastTo, expandDims, flip, squeeze } from './apply/axes.ts';
 export {
   type AdjustChunks,
@@ -11,6 +12,7 @@ export {
   blockwise,
 } from './apply/blockwise.ts';
 export { concat, stack } from './apply/concat.ts';
+export { type CorrcoefOptions, type CovOptions, corrcoef, cov } from './apply/covariance.ts';
 export { cumsum } from './apply/cumsum.ts';
 export { type DiffOptions, diff, gradient } from './apply/difference.ts';
 export { einsum } from './apply/einsum.ts';
@@ -77,6 +79,17 @@ export {
 export { matmul, tensordot } from './apply/linalg.ts';
 export { type MapBlocksOptions, mapBlocks } from './apply/map-blocks.ts';
 export {
+  nanargmax,
+  nanargmin,
+  nanmax,
+  nanmean,
+  nanmin,
+  nanprod,
+  nanstd,
+  nansum,
+  nanvar,
+} from './apply/nan-reductions.ts';
+export {
   type Boundary,
   type BoundarySpec,
   type DepthSpec,
@@ -85,6 +98,16 @@ export {
   overlap,
   trimOverlap,
 } from './apply/overlap.ts';
+export {
+  median,
+  nanmedian,
+  nanpercentile,
+  nanquantile,
+  percentile,
+  type QuantileMethod,
+  type QuantileOptions,
+  quantile,
+} from './apply/percentile.ts';
 export { type RechunkOptions, rechunk } from './apply/rechunk.ts';
 export {
   all,

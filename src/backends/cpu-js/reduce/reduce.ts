@@ -6,10 +6,16 @@ import { emptyNDArray, NDArray } from '../../../array/ndarray.ts';
 import type { Chunk, Kernel } from '../../../kernels/types.ts';
 import { type ArgParams, argFinalize, argMerge, argPartial } from './arg-reduce.ts';
 import { type MonoidParams, monoidFinalize, monoidMerge, monoidPartial } from './reduce-monoid.ts';
+import {
+  type NanMeanParams,
+  nanMeanFinalize,
+  nanMeanMerge,
+  nanMeanPartial,
+} from './reduce-nanmean.ts';
 import { type MomentParams, momentFinalize, momentMerge, momentPartial } from './reduce-stats.ts';
 
 /** Params of every reduction step; `op` picks the reducer. */
-export type ReduceParams = MonoidParams | MomentParams | ArgParams;
+export type ReduceParams = MonoidParams | MomentParams | ArgParams | NanMeanParams;
 
 /** Params of the aggregate step. */
 export type AggregateParams = ReduceParams & {
@@ -39,6 +45,12 @@ const moments: Reducer = {
   finalize: (part, p) => momentFinalize(part, p as MomentParams),
 };
 
+const nanMean: Reducer = {
+  partial: (x, p) => nanMeanPartial(x, p as NanMeanParams),
+  merge: (parts) => nanMeanMerge(parts),
+  finalize: (part, p) => nanMeanFinalize(part, p as NanMeanParams),
+};
+
 const arg: Reducer = {
   partial: (x, p) => argPartial(x, p as ArgParams),
   merge: (parts, p) => argMerge(parts, p as ArgParams),
@@ -56,6 +68,7 @@ const reducers: Record<ReduceParams['op'], Reducer> = {
   var: moments,
   argmin: arg,
   argmax: arg,
+  nanmean: nanMean,
 };
 
 function block(c: Chunk | undefined): NDArray {
