@@ -419,16 +419,16 @@ describe.runIf(up)('abort on a distributed worker', () => {
         const ac = new AbortController();
         setTimeout(() => ac.abort(), 300);
         const err = await rejection(
-          compute(busyBlocks(2, 4000, marker), { scheduler: cluster, signal: ac.signal }),
+          compute(busyBlocks(2, 6000, marker), { scheduler: cluster, signal: ac.signal }),
         );
         expect(err).toBeInstanceOf(CancelledError);
-        // the next compute does not wait 4 s behind the runaway kernel
+        // the next compute does not wait 6 s behind the runaway kernel
         const started = performance.now();
         expect((await compute(x.sum(), { scheduler: cluster })).data[0]).toBe(2016);
-        expect(performance.now() - started).toBeLessThan(3000);
+        expect(performance.now() - started).toBeLessThan(5000);
         expect(worker.poolsReplaced).toBe(1);
         // and the runaway kernel was stopped: it never reached its end
-        await new Promise((r) => setTimeout(r, 4500));
+        await new Promise((r) => setTimeout(r, 6500));
         expect(existsSync(marker)).toBe(false);
       } finally {
         await cluster.shutdown();
