@@ -67,6 +67,16 @@ export {
 export { getIndex, type Index, mask, setIndex } from './apply/indexing.ts';
 export { type LazyApplyArg, type LazyApplyOptions, lazyApply } from './apply/lazy-apply.ts';
 export { matmul, tensordot } from './apply/linalg.ts';
+export type {
+  EighResult,
+  QRResult,
+  QrOptions,
+  SVDResult,
+  SvdOptions,
+} from './apply/linalg-decomp.ts';
+export { linalg } from './apply/linalg-namespace.ts';
+export type { MatrixNormOrd, VectorNormOptions } from './apply/linalg-norms.ts';
+export type { LstsqResult, RtolOptions, SlogdetResult } from './apply/linalg-solve.ts';
 export { type MapBlocksOptions, mapBlocks } from './apply/map-blocks.ts';
 export {
   type Boundary,
