@@ -92,7 +92,7 @@ function prepare(spec: CoreApplySpec): { arrays: LazyArray[]; batch: Size[][] } 
     nb,
   ).chunks;
   const arrays = full.map((a) => {
-    const target = a.chunks.map((c, ax) => (ax < nb ? unified[ax]! : [a.shape[ax]!]));
+    const target = a.chunks.map((_, ax) => (ax < nb ? unified[ax]! : [a.shape[ax]!]));
     const whole = a.chunks.every(
       (c, ax) => c.length === target[ax]!.length && c.every((s, i) => s === target[ax]![i]),
     );

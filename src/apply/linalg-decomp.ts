@@ -4,7 +4,7 @@
 import { checkOptions } from '../array/check-options.ts';
 import type { ArrayLike } from '../array/from-array.ts';
 import type { LazyArray } from '../array/lazy-array.ts';
-import { formatTuple, formatValue } from '../chunking/format.ts';
+import { formatValue } from '../chunking/format.ts';
 import { ValueError } from '../errors.ts';
 import { matmul } from './linalg.ts';
 import { coreApply, floatOf, matrixOf, squareOf } from './linalg-core.ts';

@@ -44,7 +44,7 @@ function linalgKernel(inputs: Chunk[], p: LinalgParams): Chunk {
   const cores = xs.map((x) => x.shape.slice(p.batchDims));
   const sizes = cores.map(shapeSize);
   const outSizes = p.outCores.map(shapeSize);
-  const outs = p.outCores.map((c, k) => allocate(p.dtypes[k]!, count * outSizes[k]!));
+  const outs = p.outCores.map((_, k) => allocate(p.dtypes[k]!, count * outSizes[k]!));
   for (let b = 0; b < count; b++) {
     const mats = xs.map((x, i): Mat => {
       const [rows, cols] = asRowsCols(cores[i]!);

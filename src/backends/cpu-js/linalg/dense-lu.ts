@@ -47,7 +47,8 @@ export function luFactor(a: Mat): Lu {
       continue;
     }
     for (let i = j + 1; i < n; i++) {
-      const f = (lu[i * n + j]! /= d);
+      const f = lu[i * n + j]! / d;
+      lu[i * n + j] = f;
       if (f === 0) continue;
       for (let k = j + 1; k < n; k++) lu[i * n + k]! -= f * lu[j * n + k]!;
     }
