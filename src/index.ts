@@ -57,6 +57,9 @@ export {
   where,
 } from './apply/elementwise-logic.ts';
 export { type ElementwiseOptions, elementwise } from './apply/expression.ts';
+export type { FftNorm, FftnOptions, FftOptions } from './apply/fft.ts';
+export type { FftFreqOptions, FftShiftOptions } from './apply/fft-helpers.ts';
+export { fft } from './apply/fft-namespace.ts';
 export {
   type FilterMode,
   type FilterOptions,
