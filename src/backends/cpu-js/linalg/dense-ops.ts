@@ -14,6 +14,7 @@ import {
   zerosMat,
 } from './dense-qr.ts';
 import { singularValues, svdDense } from './dense-svd.ts';
+import { tallQr } from './dense-tall-qr.ts';
 
 /** Op-specific parameters (all plain data). */
 export interface DenseOpArgs {
@@ -111,7 +112,7 @@ function stackRows(mats: readonly Mat[]): Mat {
 /** Every dense op by name. */
 export const DENSE_OPS: Readonly<Record<string, DenseOp>> = {
   qr: ([a], p) => {
-    const { q, r } = householderQr(a!, p.complete === true);
+    const { q, r } = p.complete === true ? householderQr(a!, true) : tallQr(a!);
     return [q, r];
   },
   svd: ([a], p) => {
@@ -144,7 +145,7 @@ export const DENSE_OPS: Readonly<Record<string, DenseOp>> = {
   lstsq: ([r, c], p) => lstsqSmall(r!, c!, p.rtol ?? 0),
   /** A TSQR tree node: the QR of its children's stacked R factors. */
   'tsqr-stack': (mats) => {
-    const { q, r } = householderQr(stackRows(mats), false);
+    const { q, r } = tallQr(stackRows(mats));
     return [q, r];
   },
   /** A TSQR node's Q times its rows [offset, offset + rows) of its parent's composite Q. */

@@ -69,18 +69,52 @@ interface Reflector {
 function reflect(w: Mat, j: number, h: Reflector, c0: number): void {
   const { cols } = w;
   const d = w.data;
-  const acc = new Float64Array(cols - c0);
-  for (let i = j; i < w.rows; i++) {
-    const vi = h.v[i - j]!;
-    if (vi === 0) continue;
+  const v = h.v;
+  const len = cols - c0;
+  const acc = new Float64Array(len);
+  const m = w.rows;
+  // four rows per sweep: each load of acc serves four products (the loops are short)
+  let i = j;
+  for (; i + 4 <= m; i += 4) {
+    const v0 = v[i - j]!;
+    const v1 = v[i + 1 - j]!;
+    const v2 = v[i + 2 - j]!;
+    const v3 = v[i + 3 - j]!;
     const r = i * cols + c0;
-    for (let c = 0; c < acc.length; c++) acc[c]! += vi * d[r + c]!;
+    for (let c = 0; c < len; c++) {
+      acc[c]! +=
+        v0 * d[r + c]! +
+        v1 * d[r + cols + c]! +
+        v2 * d[r + 2 * cols + c]! +
+        v3 * d[r + 3 * cols + c]!;
+    }
   }
-  for (let i = j; i < w.rows; i++) {
-    const s = h.tau * h.v[i - j]!;
-    if (s === 0) continue;
+  for (; i < m; i++) {
+    const vi = v[i - j]!;
     const r = i * cols + c0;
-    for (let c = 0; c < acc.length; c++) d[r + c]! -= s * acc[c]!;
+    for (let c = 0; c < len; c++) acc[c]! += vi * d[r + c]!;
+  }
+  const tau = h.tau;
+  for (let c = 0; c < len; c++) acc[c]! *= tau;
+  i = j;
+  for (; i + 4 <= m; i += 4) {
+    const v0 = v[i - j]!;
+    const v1 = v[i + 1 - j]!;
+    const v2 = v[i + 2 - j]!;
+    const v3 = v[i + 3 - j]!;
+    const r = i * cols + c0;
+    for (let c = 0; c < len; c++) {
+      const a = acc[c]!;
+      d[r + c]! -= v0 * a;
+      d[r + cols + c]! -= v1 * a;
+      d[r + 2 * cols + c]! -= v2 * a;
+      d[r + 3 * cols + c]! -= v3 * a;
+    }
+  }
+  for (; i < m; i++) {
+    const vi = v[i - j]!;
+    const r = i * cols + c0;
+    for (let c = 0; c < len; c++) d[r + c]! -= vi * acc[c]!;
   }
 }
 
