@@ -2,6 +2,8 @@
 // radix-2 for powers of two, recursive mixed radix for lengths with small prime factors,
 // Bluestein's chirp-z convolution (through a power of two) for the rest. Plans are cached.
 
+import { fourStep } from './four-step.ts';
+
 /** A transform of one length: `run` replaces `data` (2n values, re/im interleaved) by its DFT. */
 export interface FftPlan {
   readonly n: number;
@@ -10,6 +12,8 @@ export interface FftPlan {
 }
 
 const MAX_RADIX = 13;
+/** Powers of two from here on go through the four-step algorithm (cache-sized pieces). */
+const FOUR_STEP = 1 << 15;
 const cache = new Map<number, FftPlan>();
 
 /**
@@ -60,9 +64,8 @@ function conjugate(data: Float64Array): void {
   for (let i = 1; i < data.length; i += 2) data[i] = -data[i]!;
 }
 
-/** Iterative radix-2 (bit reversal, then log2 n butterfly passes). */
-function radix2(n: number): FftPlan {
-  const { cos, sin } = twiddles(n);
+/** The bit-reversal permutation of 0..n-1 (n a power of two). */
+function bitReversal(n: number): Uint32Array {
   const rev = new Uint32Array(n);
   for (let i = 0, j = 0; i < n; i++) {
     rev[i] = j;
@@ -73,37 +76,97 @@ function radix2(n: number): FftPlan {
     }
     j |= bit;
   }
+  return rev;
+}
+
+/** Swap every pair (i, rev[i]) of complex values once. */
+function permute(d: Float64Array, rev: Uint32Array): void {
+  for (let i = 0; i < rev.length; i++) {
+    const j = rev[i]!;
+    if (j <= i) continue;
+    const re = d[2 * i]!;
+    const im = d[2 * i + 1]!;
+    d[2 * i] = d[2 * j]!;
+    d[2 * i + 1] = d[2 * j + 1]!;
+    d[2 * j] = re;
+    d[2 * j + 1] = im;
+  }
+}
+
+/**
+ * Two radix-2 stages in one pass (radix 2²): groups of 4q from four transforms of q,
+ * `cos`/`sin` the length-n roots (W_4q^k = root k·n/(4q)).
+ */
+function radix22Stage(
+  d: Float64Array,
+  n: number,
+  q: number,
+  cos: Float64Array,
+  sin: Float64Array,
+): void {
+  const s1 = n / (4 * q);
+  for (let start = 0; start < n; start += 4 * q) {
+    for (let k = 0; k < q; k++) {
+      const ur = cos[k * s1]!;
+      const ui = -sin[k * s1]!;
+      const wr = cos[2 * k * s1]!;
+      const wi = -sin[2 * k * s1]!;
+      const a = 2 * (start + k);
+      const b = a + 2 * q;
+      const c = b + 2 * q;
+      const e = c + 2 * q;
+      const br = d[b]! * wr - d[b + 1]! * wi;
+      const bi = d[b]! * wi + d[b + 1]! * wr;
+      const dr = d[e]! * wr - d[e + 1]! * wi;
+      const di = d[e]! * wi + d[e + 1]! * wr;
+      const a1r = d[a]! + br;
+      const a1i = d[a + 1]! + bi;
+      const b1r = d[a]! - br;
+      const b1i = d[a + 1]! - bi;
+      const c1r = d[c]! + dr;
+      const c1i = d[c + 1]! + di;
+      const d1r = d[c]! - dr;
+      const d1i = d[c + 1]! - di;
+      const c2r = c1r * ur - c1i * ui;
+      const c2i = c1r * ui + c1i * ur;
+      // u · (-i) · D'
+      const t2r = d1r * ur - d1i * ui;
+      const t2i = d1r * ui + d1i * ur;
+      const d2r = t2i;
+      const d2i = -t2r;
+      d[a] = a1r + c2r;
+      d[a + 1] = a1i + c2i;
+      d[c] = a1r - c2r;
+      d[c + 1] = a1i - c2i;
+      d[b] = b1r + d2r;
+      d[b + 1] = b1i + d2i;
+      d[e] = b1r - d2r;
+      d[e + 1] = b1i - d2i;
+    }
+  }
+}
+
+/** Iterative power-of-two FFT: bit reversal, one radix-2 pass if log2 n is odd, then radix 2². */
+function radix2(n: number): FftPlan {
+  const { cos, sin } = twiddles(n);
+  const rev = bitReversal(n);
+  const odd = Math.log2(n) % 2 === 1;
   const run = (d: Float64Array, inverse: boolean) => {
     if (inverse) conjugate(d);
-    for (let i = 0; i < n; i++) {
-      const j = rev[i]!;
-      if (j > i) {
-        const re = d[2 * i]!;
-        const im = d[2 * i + 1]!;
-        d[2 * i] = d[2 * j]!;
-        d[2 * i + 1] = d[2 * j + 1]!;
-        d[2 * j] = re;
-        d[2 * j + 1] = im;
+    permute(d, rev);
+    let q = 1;
+    if (odd) {
+      for (let a = 0; a < 2 * n; a += 4) {
+        const xr = d[a + 2]!;
+        const xi = d[a + 3]!;
+        d[a + 2] = d[a]! - xr;
+        d[a + 3] = d[a + 1]! - xi;
+        d[a]! += xr;
+        d[a + 1]! += xi;
       }
+      q = 2;
     }
-    for (let size = 2; size <= n; size <<= 1) {
-      const half = size >> 1;
-      const step = n / size;
-      for (let start = 0; start < n; start += size) {
-        for (let k = 0; k < half; k++) {
-          const wr = cos[k * step]!;
-          const wi = -sin[k * step]!;
-          const a = 2 * (start + k);
-          const b = a + 2 * half;
-          const xr = d[b]! * wr - d[b + 1]! * wi;
-          const xi = d[b]! * wi + d[b + 1]! * wr;
-          d[b] = d[a]! - xr;
-          d[b + 1] = d[a + 1]! - xi;
-          d[a]! += xr;
-          d[a + 1]! += xi;
-        }
-      }
-    }
+    for (; 4 * q <= n; q *= 4) radix22Stage(d, n, q, cos, sin);
     if (inverse) conjugate(d);
   };
   return { n, run };
@@ -244,7 +307,10 @@ export function fftPlan(n: number): FftPlan {
   let plan = cache.get(n);
   if (plan !== undefined) return plan;
   const factors = factorize(n);
-  if ((n & (n - 1)) === 0) plan = radix2(n);
+  if ((n & (n - 1)) === 0 && n >= FOUR_STEP) {
+    const n1 = 2 ** Math.floor(Math.log2(n) / 2);
+    plan = fourStep(n, fftPlan(n1), fftPlan(n / n1), unitRoot);
+  } else if ((n & (n - 1)) === 0) plan = radix2(n);
   else if (factors[factors.length - 1]! <= MAX_RADIX) plan = mixedRadix(n, factors);
   else plan = bluestein(n);
   cache.set(n, plan);
