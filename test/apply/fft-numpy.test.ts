@@ -105,6 +105,27 @@ describe('fft dtypes and round trips on random chunkings', () => {
   });
 });
 
+describe('fft of long axes (four-step, mixed radix, Bluestein) against closed forms', () => {
+  test.each([32768, 40000, 32771])(
+    'n = %i: a cosine of frequency 5 has two peaks of n/2',
+    async (n) => {
+      const x = fromArray(
+        Float64Array.from({ length: n }, (_, j) => Math.cos((2 * Math.PI * 5 * j) / n)),
+        {
+          chunks: 10000,
+        },
+      );
+      const y = await fft.fft(x).compute(SYNC);
+      const want = new Float64Array(2 * n);
+      want[10] = n / 2;
+      want[2 * (n - 5)] = n / 2;
+      let worst = 0;
+      for (let i = 0; i < 2 * n; i++) worst = Math.max(worst, Math.abs(y.data[i]! - want[i]!));
+      expect(worst).toBeLessThan(1e-8);
+    },
+  );
+});
+
 describe('fft graphs and errors', () => {
   test('one task per block of the other axes; the transformed axis becomes one chunk', () => {
     const x = zeros([8, 1000], { chunks: [2, 250] });
