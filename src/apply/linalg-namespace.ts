@@ -5,7 +5,17 @@ import { matmul, tensordot } from './linalg.ts';
 import { cholesky, eigh, eigvalsh, qr, svd, svdvals } from './linalg-decomp.ts';
 import { matrixNorm, vectorNorm } from './linalg-norms.ts';
 import { cross, diagonal, matrixTranspose, outer, trace, vecdot } from './linalg-shape.ts';
-import { det, inv, lstsq, matrixPower, matrixRank, pinv, slogdet, solve } from './linalg-solve.ts';
+import {
+  det,
+  inv,
+  lstsq,
+  matrixPower,
+  matrixRank,
+  pinv,
+  slogdet,
+  solve,
+  sqrtm,
+} from './linalg-solve.ts';
 
 /**
  * The `linalg` namespace (the Array API's linear-algebra extension): `linalg.qr`,
@@ -36,6 +46,7 @@ export const linalg = {
   qr,
   slogdet,
   solve,
+  sqrtm,
   svd,
   svdvals,
   tensordot,

@@ -146,6 +146,26 @@ export function matrixPower(x: ArrayLike, n: number): LazyArray {
   return y!;
 }
 
+/**
+ * The principal square root of every square matrix of `x` (scipy.linalg's sqrtm for a real
+ * root): `sqrtm(x) · sqrtm(x) = x`, by the scaled Denman–Beavers iteration. A matrix with
+ * an eigenvalue on the closed negative real axis has no real principal root: compute then
+ * rejects with a TaskError whose cause is a LinAlgError. Not part of the Array API.
+ * @example
+ * linalg.sqrtm(fromArray([[4, 0], [0, 9]])).compute().toNested(); // [[2, 0], [0, 3]]
+ */
+export function sqrtm(x: ArrayLike): LazyArray {
+  const fn = 'linalg.sqrtm';
+  const { a, n } = squareOf(fn, x);
+  const [y] = coreApply({
+    fn,
+    op: 'sqrtm',
+    inputs: [{ array: a, core: 2 }],
+    outputs: [{ core: [n, n], dtype: floatOf(a.dtype) }],
+  });
+  return y!;
+}
+
 /** Options of pinv and matrixRank. */
 export interface RtolOptions {
   /** Singular values at most rtol · max(S) count as zero (default max(m, n) · eps). */

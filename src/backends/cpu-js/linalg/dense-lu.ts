@@ -134,3 +134,38 @@ export function choleskyDense(a: Mat, upper: boolean, fn: string): Mat {
   for (let i = 0; i < n; i++) for (let j = 0; j <= i; j++) u.data[j * n + i] = d[i * n + j]!;
   return u;
 }
+
+/**
+ * The principal square root of `a` by the scaled Denman–Beavers iteration (Higham,
+ * "Functions of Matrices", §6.3): Y → √a, Z → √a⁻¹. LinAlgError when `a` is singular or the
+ * iteration does not converge (an eigenvalue on the closed negative real axis: no real root).
+ * @example
+ * sqrtmDense({ data: Float64Array.of(4, 0, 0, 9), rows: 2, cols: 2 }, 'sqrtm').data; // [2, 0, 0, 3]
+ */
+export function sqrtmDense(a: Mat, fn: string): Mat {
+  const n = a.rows;
+  let y: Mat = { data: a.data.slice(), rows: n, cols: n };
+  let z = eyeMat(n);
+  for (let it = 0; it < 100; it++) {
+    const yi = invDense(y, fn);
+    const zi = invDense(z, fn);
+    // determinant scaling speeds the first steps: g = |det(Y) det(Z)|^(-1/(2n))
+    const { logabsdet: ly } = slogdetDense(y);
+    const { logabsdet: lz } = slogdetDense(z);
+    const g = it < 10 ? Math.exp(-(ly + lz) / (2 * n)) : 1;
+    const ny = zerosMat(n, n);
+    const nz = zerosMat(n, n);
+    let change = 0;
+    let size = 0;
+    for (let i = 0; i < n * n; i++) {
+      ny.data[i] = 0.5 * (g * y.data[i]! + zi.data[i]! / g);
+      nz.data[i] = 0.5 * (g * z.data[i]! + yi.data[i]! / g);
+      change = Math.max(change, Math.abs(ny.data[i]! - y.data[i]!));
+      size = Math.max(size, Math.abs(ny.data[i]!));
+    }
+    y = ny;
+    z = nz;
+    if (change <= 1e-14 * Math.max(size, 1e-300)) return y;
+  }
+  throw new LinAlgError(`${fn}: the square root iteration did not converge (no real principal root?)`);
+}

@@ -3,7 +3,15 @@
 
 import { ValueError } from '../../../errors.ts';
 import { eighDense } from './dense-eigh.ts';
-import { choleskyDense, detDense, invDense, luFactor, luSolve, slogdetDense } from './dense-lu.ts';
+import {
+  choleskyDense,
+  detDense,
+  invDense,
+  luFactor,
+  luSolve,
+  slogdetDense,
+  sqrtmDense,
+} from './dense-lu.ts';
 import {
   eyeMat,
   householderQr,
@@ -140,6 +148,7 @@ export const DENSE_OPS: Readonly<Record<string, DenseOp>> = {
     return [scalar(s.filter((v) => v > cut).length)];
   },
   matrixPower: ([a], p) => [powerDense(a!, p.power ?? 1, p.fn)],
+  sqrtm: ([a], p) => [sqrtmDense(a!, p.fn)],
   diagonal: ([a], p) => [diagonalOf(a!, p.offset ?? 0)],
   cross: ([a, b]) => [cross3(a!, b!)],
   lstsq: ([r, c], p) => lstsqSmall(r!, c!, p.rtol ?? 0),
