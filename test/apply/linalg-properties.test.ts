@@ -250,6 +250,49 @@ describe('linalg.svd, eigh, cholesky, inv, lstsq', () => {
   });
 });
 
+describe('batch axes: broadcasting, chunking, dtypes', () => {
+  test('solve broadcasts a stack of matrices against one right-hand side; chunks follow the batch', async () => {
+    const a = randomDense([5, 3, 3], 'float64', 41);
+    const b = randomDense([3, 2], 'float64', 42);
+    const y = linalg.solve(fromArray(a, { chunks: [2, 3, 1] }), b);
+    expect(y.shape).toEqual([5, 3, 2]);
+    expect(y.chunks).toEqual([[2, 2, 1], [3], [2]]);
+    const got = await y.compute(SYNC);
+    const bb = new NDArray(
+      Float64Array.from({ length: 30 }, (_, i) => b.data[i % 6]!),
+      [5, 3, 2],
+      'float64',
+    );
+    close(mm(a, got), bb.data, 1e-10, 'A X = B');
+  });
+
+  test('integer matrices compute in float64; diagonal and trace keep their dtype rules', async () => {
+    const a = fromArray(new NDArray(Int32Array.of(2, 1, 1, 3), [2, 2], 'int32'));
+    const [d, t, g] = await compute(linalg.det(a), linalg.trace(a), linalg.diagonal(a), SYNC);
+    expect([d.dtype, d.data[0]]).toEqual(['float64', 5]);
+    expect(g.dtype).toBe('int32');
+    expect(g.toNested()).toEqual([2, 3]);
+    expect(t.toNested()).toBe(5);
+  });
+
+  test('vectorNorm over chunked axes and matrixNorm with keepdims', async () => {
+    const x = randomDense([6, 4], 'float64', 43);
+    const [v, m] = await compute(
+      linalg.vectorNorm(fromArray(x, { chunks: [2, 3] }), { axis: 0, ord: 3 }),
+      linalg.matrixNorm(fromArray(x, { chunks: 3 }), { keepdims: true }),
+      SYNC,
+    );
+    const want = [0, 1, 2, 3].map((j) => {
+      let s = 0;
+      for (let i = 0; i < 6; i++) s += Math.abs(x.data[i * 4 + j]!) ** 3;
+      return s ** (1 / 3);
+    });
+    close(v.data, want, 1e-12, 'vectorNorm ord 3');
+    expect(m.shape).toEqual([1, 1]);
+    close(m.data, [Math.sqrt(x.data.reduce((s, e) => s + e * e, 0))], 1e-12, 'Frobenius');
+  });
+});
+
 describe('linalg errors', () => {
   test.each([
     ['inv', () => linalg.inv(zeros([3, 4])), 'ValueError', ['linalg.inv', 'square', '(3, 4)']],
