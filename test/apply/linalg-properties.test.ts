@@ -289,7 +289,12 @@ describe('batch axes: broadcasting, chunking, dtypes', () => {
     });
     close(v.data, want, 1e-12, 'vectorNorm ord 3');
     expect(m.shape).toEqual([1, 1]);
-    close(m.data, [Math.sqrt(x.data.reduce((s, e) => s + e * e, 0))], 1e-12, 'Frobenius');
+    close(
+      m.data,
+      [Math.sqrt(Array.from(x.data).reduce((s, e) => s + e * e, 0))],
+      1e-12,
+      'Frobenius',
+    );
   });
 });
 

@@ -167,5 +167,7 @@ export function sqrtmDense(a: Mat, fn: string): Mat {
     z = nz;
     if (change <= 1e-14 * Math.max(size, 1e-300)) return y;
   }
-  throw new LinAlgError(`${fn}: the square root iteration did not converge (no real principal root?)`);
+  throw new LinAlgError(
+    `${fn}: the square root iteration did not converge (no real principal root?)`,
+  );
 }
