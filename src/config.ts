@@ -9,6 +9,7 @@ import { checkConfigPatch } from './config-check.ts';
  */
 export type SchedulerName = 'sync' | 'threads' | 'processes' | 'distributed';
 
+/** The global settings `configure` changes and `config` reads (scheduler, workers, chunk sizes, memory bound, backends, limits). */
 export interface Config {
   /** Target bytes per chunk for 'auto' chunks. */
   chunkBytes: number;

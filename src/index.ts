@@ -68,7 +68,15 @@ export {
   uniformFilter,
 } from './apply/filters.ts';
 export { getIndex, type Index, mask, setIndex } from './apply/indexing.ts';
-export { type LazyApplyArg, type LazyApplyOptions, lazyApply } from './apply/lazy-apply.ts';
+export {
+  type ApplyArgFor,
+  type ApplyArgs,
+  type ApplyKernel,
+  type ApplyKwargs,
+  type LazyApplyArg,
+  type LazyApplyOptions,
+  lazyApply,
+} from './apply/lazy-apply.ts';
 export { matmul, tensordot } from './apply/linalg.ts';
 export type {
   EighResult,

@@ -30,6 +30,7 @@ export type { AdjustChunks, NewAxis } from './blockwise-plan.ts';
 /** A user kernel: receives blocks (or values), then kwargs if given, then `blockInfo`. */
 export type BlockwiseFn = (...args: never[]) => unknown;
 
+/** Options of `blockwise`: the output dtype, new axes and their chunks, chunk adjustments, whether contracted blocks are concatenated, and where the kernel runs. */
 export interface BlockwiseOptions extends PlacementOptions {
   /** dtype of the result (required: the kernel is never run to find it). */
   readonly dtype: DType;

@@ -18,6 +18,7 @@ import { checkIsolate, type PlacementOptions } from './placement.ts';
 /** One argument of lazyApply: an array (lazy or eager), a JS scalar, or null. */
 export type LazyApplyArg = ArrayLike | number | boolean | null;
 
+/** Options of `lazyApply`: declared output shapes and dtypes, core axes, kwargs for the kernel, and where it runs. */
 export interface LazyApplyOptions extends PlacementOptions {
   /** Output shape (`null` = unknown size), or an array of shapes for several outputs. */
   readonly shape?: readonly Size[] | readonly (readonly Size[])[];

@@ -18,9 +18,17 @@ import {
   type LazyApplyPlan,
   planLazyApply,
 } from './lazy-apply-args.ts';
+import type {
+  ApplyArgs,
+  ApplyKernel,
+  KwargsPart,
+  MultiOutput,
+  SingleOptions,
+} from './lazy-apply-types.ts';
 import { rechunk } from './rechunk.ts';
 
 export type { LazyApplyArg, LazyApplyOptions } from './lazy-apply-args.ts';
+export type { ApplyArgFor, ApplyArgs, ApplyKernel, ApplyKwargs } from './lazy-apply-types.ts';
 
 /** An array input after rechunking: `gathered` input axes are assembled inside the task. */
 interface PreparedInput {
@@ -52,7 +60,10 @@ const FN = 'lazyApply';
  * several outputs (fn returns an array of results; it runs once for all of them).
  * A JS array as `args` is the argument list: pass nested-array data as `[data]`. Layer
  * names and task keys read `lazy-apply-<fn name or opts.name>-<hash>`. `asHost` is accepted
- * and a no-op while every array lives on the CPU.
+ * and a no-op while every array lives on the CPU. A typed kernel types the call: each NDArray
+ * parameter takes an array, scalars keep their types, and a trailing object parameter is the
+ * kwargs, which `opts.kwargs` must then supply (`lazyApply<(a: NDArray, b: NDArray) => NDArray>`
+ * checks a call against that signature).
  * @example
  * const sortRows = (x: NDArray) => {
  *   const out = x.data.slice();
@@ -62,15 +73,15 @@ const FN = 'lazyApply';
  * const y = lazyApply(sortRows, x, { axis: 1 }); // one task per row block
  * const [u, n] = lazyApply(uniqueCounts, x, { shape: [[null], [null]], dtype: ['float64', 'int32'] });
  */
-export function lazyApply(
-  fn: Function,
-  args: LazyApplyArg | readonly LazyApplyArg[],
-  opts: LazyApplyOptions & { shape: readonly [readonly Size[], ...(readonly Size[])[]] },
+export function lazyApply<F extends ApplyKernel>(
+  fn: F,
+  args: ApplyArgs<F>,
+  opts: LazyApplyOptions & MultiOutput & KwargsPart<F>,
 ): LazyArray[];
-export function lazyApply(
-  fn: Function,
-  args: LazyApplyArg | readonly LazyApplyArg[],
-  opts?: LazyApplyOptions & { shape?: readonly Size[] },
+export function lazyApply<F extends ApplyKernel>(
+  fn: F,
+  args: ApplyArgs<F>,
+  ...opts: SingleOptions<F>
 ): LazyArray;
 export function lazyApply(
   fn: Function,

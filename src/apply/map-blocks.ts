@@ -12,6 +12,7 @@ import { type BlockwiseFn, blockwiseFn, checkValue, splitOptions } from './block
 import type { AdjustChunks, BlockwiseInput } from './blockwise-plan.ts';
 import type { PlacementOptions } from './placement.ts';
 
+/** Options of `mapBlocks`: the output dtype and chunks, dropped or new axes, and where the kernel runs. */
 export interface MapBlocksOptions extends PlacementOptions {
   /** dtype of the result (required: the kernel is never run to find it). */
   readonly dtype: DType;

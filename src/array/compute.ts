@@ -20,6 +20,7 @@ import { LazyArray } from './lazy-array.ts';
 import type { NDArray } from './ndarray.ts';
 import { type ProgressOption, progressReporter } from './progress-option.ts';
 
+/** Options of `compute` and `persist`: the scheduler and its workers, cancellation (`signal`, `timeout`), progress and the memory bound. */
 export interface ComputeOptions {
   /**
    * Where tasks run: 'sync' (inline), 'threads' (worker threads, shared memory), 'processes'

@@ -4,6 +4,7 @@
 
 import { DTypeError } from '../errors.ts';
 
+/** The element types an array can hold (NumPy names). */
 export type DType =
   | 'float64'
   | 'float32'
@@ -16,6 +17,7 @@ export type DType =
   | 'uint8'
   | 'bool';
 
+/** The JavaScript storage of a block: the TypedArray class each dtype uses. */
 export type TypedArray =
   | Float64Array
   | Float32Array

@@ -17,6 +17,7 @@ import { castNDArray, flattenNested, NDArray, type Nested, ndarray } from './nda
 /** Anything fromArray accepts. */
 export type ArrayData = NDArray | TypedArray | Nested;
 
+/** Options of `fromArray`: chunks, dtype and, for flat data, the shape. */
 export interface FromArrayOptions {
   chunks?: ChunkSpec | Chunks;
   dtype?: DType;

@@ -76,6 +76,7 @@ export class LazyArray {
     return this.layer.chunks.map((c) => c.length);
   }
 
+  /** A one-line description: shape, dtype, chunks and name. */
   toString(): string {
     const shape = this.shape.map((s) => (s === null ? '?' : String(s))).join(', ');
     return `LazyArray<${this.name}, shape=(${shape}), dtype=${this.dtype}, blocks=(${this.numBlocks.join(', ')})>`;

@@ -15,6 +15,7 @@ import * as tr from '../apply/transpose.ts';
 import { layersToDot } from '../graph/visualize.ts';
 import { type ComputeOptions, compute } from './compute.ts';
 import { LazyArray } from './lazy-array.ts';
+import './method-docs.ts';
 import type { NDArray } from './ndarray.ts';
 import { persist } from './persist.ts';
 
@@ -22,7 +23,8 @@ import { persist } from './persist.ts';
 type Fn = (...args: any[]) => unknown;
 /** The parameters of `F` after its first (the array the method is called on). */
 type Rest<F extends Fn> = F extends (x: never, ...rest: infer R) => unknown ? R : never;
-type Method<F extends Fn> = (...args: Rest<F>) => ReturnType<F>;
+/** The method form of function `F`: its parameters after the array, the same result. */
+export type Method<F extends Fn> = (...args: Rest<F>) => ReturnType<F>;
 
 const methods = {
   add: ar.add,

@@ -107,4 +107,9 @@ export function normal(shape: ShapeArg, normalOpts?: NormalOptions): LazyArray {
 }
 
 /** The `random` namespace of the public API: `random.uniform`, `random.normal`. */
-export const random = { uniform, normal } as const;
+export const random = {
+  /** Uniform samples in [low, high). */
+  uniform,
+  /** Normal samples with mean and std. */
+  normal,
+} as const;

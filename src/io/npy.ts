@@ -14,6 +14,7 @@ import { checkFilePath } from './check-path.ts';
 import { NPY_PREAMBLE_BYTES, type NpyHeader, npyPreamble, parseNpyHeader } from './npy-header.ts';
 import type { NpyReadParams } from './npy-read.ts';
 
+/** Options of `fromNpy`: the chunking of the array read from the file. */
 export interface FromNpyOptions {
   /** Chunk spec (default 'auto': blocks of about config.chunkBytes). */
   chunks?: ChunkSpec | Chunks;

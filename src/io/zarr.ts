@@ -34,6 +34,7 @@ import {
 } from './zarr-metadata.ts';
 import { clearTarget } from './zarr-target.ts';
 
+/** Options of `fromZarr`: which array in the store to read and its chunking. */
 export interface FromZarrOptions {
   /** Path of the array inside the store (default: the store's root). */
   path?: string;
@@ -41,6 +42,7 @@ export interface FromZarrOptions {
   chunks?: ChunkSpec | Chunks;
 }
 
+/** Options of `toZarr`: the compute options plus overwriting an existing array. */
 export interface ToZarrOptions extends ComputeOptions {
   /** Path of the array inside the store (default: the store's root). */
   path?: string;

@@ -19,6 +19,7 @@ export interface CodePolicy {
   readonly allowSource: boolean;
 }
 
+/** What a worker is allowed to run: the kernel modules it may import and whether shipped source text is accepted. */
 export interface CodePolicyOptions {
   /** Directories or package names whose modules may hold kernels (defineKernels, backends). */
   readonly kernels?: readonly string[];

@@ -31,6 +31,7 @@ import { ReplaceablePool } from './replaceable-pool.ts';
 import type { Executor, TaskPayload } from './types.ts';
 import { encodeError } from './wire.ts';
 
+/** Options of a distributed worker: the Redis connection, the queue, concurrency, the secret and the code policy. */
 export interface DistributedWorkerOptions {
   /** Redis URL (default: config.redis, from env TESSERA_REDIS_URL). */
   readonly redis?: string;
@@ -68,6 +69,7 @@ export interface DistributedWorkerOptions {
 
 /** A running worker: close() stops taking jobs and shuts its pool down. */
 export interface DistributedWorker {
+  /** Stop taking jobs, finish the running ones and shut the worker's pool down. */
   close(): Promise<void>;
   /** How often a runaway kernel's pool was replaced after an abort. */
   readonly poolsReplaced: number;

@@ -38,6 +38,7 @@ import { loadRegistry } from './registry.ts';
 import type { Executor, TaskPayload } from './types.ts';
 import { decodeError } from './wire.ts';
 
+/** Options of the distributed executor: the Redis connection, the queue, the job secret and limits. */
 export interface DistributedOptions {
   /** Redis URL (default: config.redis). */
   readonly redis?: string;

@@ -64,6 +64,7 @@ export function abortError(reason: unknown, what: string): CancelledError | Time
   return new CancelledError(`compute: ${what}`, { cause: reason });
 }
 
+/** Figures of one compute: tasks run, peak memory and live chunk bytes, time. */
 export interface RunStats {
   tasksRun: number;
   peakLiveChunks: number;

@@ -569,8 +569,18 @@ add(
 // ---- chunked application
 const dtypeOpt = { dtype: 'float64' as const };
 add(
-  row('lazyApply(null, x)', () => t.lazyApply(bad(null), x()), 'ValueError', 'lazyApply'),
-  row("lazyApply('abc', x)", () => t.lazyApply(bad('abc'), x()), 'ValueError', 'lazyApply'),
+  row(
+    'lazyApply(null, x)',
+    () => t.lazyApply(bad<t.ApplyKernel>(null), x()),
+    'ValueError',
+    'lazyApply',
+  ),
+  row(
+    "lazyApply('abc', x)",
+    () => t.lazyApply(bad<t.ApplyKernel>('abc'), x()),
+    'ValueError',
+    'lazyApply',
+  ),
   row('lazyApply(fn, [])', () => t.lazyApply(noop, []), 'ValueError', 'lazyApply'),
   row("lazyApply(fn, 'abc')", () => t.lazyApply(noop, bad('abc')), 'ValueError', 'lazyApply'),
   row(
@@ -611,7 +621,7 @@ add(
   ),
   row(
     'lazyApply(fn, x, { kwargs: { s: Symbol() } })',
-    () => t.lazyApply(noop, x(), { kwargs: { s: Symbol('k') } }),
+    () => t.lazyApply(noop as t.ApplyKernel, x(), { kwargs: { s: Symbol('k') } }),
     'ValueError',
     'lazyApply',
   ),

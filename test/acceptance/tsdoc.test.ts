@@ -7,6 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, test } from 'vitest';
+import { methodDocs } from '../../scripts/method-docs.mjs';
 import * as tessera from '../../src/index.ts';
 
 const SRC = join(import.meta.dirname, '../../src');
@@ -114,5 +115,9 @@ describe('TSDoc @example on the public API', () => {
       }
     }
     expect(offenders, `method forms without a documented function: ${offenders}`).toEqual([]);
+  });
+
+  test('src/array/method-docs.ts is up to date (each method form has its function doc)', () => {
+    expect(read(join(SRC, 'array/method-docs.ts'))).toBe(methodDocs());
   });
 });

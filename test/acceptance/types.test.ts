@@ -5,7 +5,9 @@ import { describe, expectTypeOf, test } from 'vitest';
 import {
   type ComputeOptions,
   compute,
+  defineKernels,
   type LazyArray,
+  lazyApply,
   type NDArray,
   ones,
   persist,
@@ -62,5 +64,45 @@ describe('persist() return types', () => {
 describe('NDArray.item()', () => {
   test('a number or a boolean', () => {
     expectTypeOf<NDArray['item']>().returns.toEqualTypeOf<number | boolean>();
+  });
+});
+
+describe('lazyApply checks arguments and kwargs against the kernel', () => {
+  const two = (a: NDArray, b: NDArray) => a.data.map((v, i) => v + b.data[i]!);
+  const scaled = (a: NDArray, s: number) => a.data.map((v) => v * s);
+  const withKw = (a: NDArray, kw: { readonly n: number }) => a.data.map((v) => v + kw.n);
+  const optionalKw = (a: NDArray, kw?: { readonly n: number }) =>
+    a.data.map((v) => v + (kw?.n ?? 0));
+  const handles = defineKernels(import.meta.url, { two });
+
+  test('matching calls type-check and give LazyArray', () => {
+    typeOf(() => lazyApply(two, [x, x])).toEqualTypeOf<LazyArray>();
+    typeOf(() =>
+      lazyApply<(a: NDArray, b: NDArray) => NDArray>((a) => a, [x, [[1]]]),
+    ).toEqualTypeOf<LazyArray>();
+    typeOf(() => lazyApply(scaled, [x, 2], { dtype: 'float64' })).toEqualTypeOf<LazyArray>();
+    typeOf(() => lazyApply(withKw, x, { kwargs: { n: 1 } })).toEqualTypeOf<LazyArray>();
+    typeOf(() => lazyApply(withKw, [x], { kwargs: { n: 1 } })).toEqualTypeOf<LazyArray>();
+    typeOf(() => lazyApply(optionalKw, x)).toEqualTypeOf<LazyArray>();
+    typeOf(() => lazyApply(handles.two, [x, x])).toEqualTypeOf<LazyArray>();
+    typeOf(() =>
+      lazyApply(two, [x, x], { shape: [[4, 4], [null]], dtype: ['float64', 'float64'] }),
+    ).toEqualTypeOf<LazyArray[]>();
+  });
+  test('mismatched calls do not type-check', () => {
+    // @ts-expect-error one array for a two-array kernel
+    void (() => lazyApply(two, [x]));
+    // @ts-expect-error a string where the kernel takes a number
+    void (() => lazyApply(scaled, [x, 'a']));
+    // @ts-expect-error three arguments for two parameters
+    void (() => lazyApply(handles.two, [x, x, x]));
+    // @ts-expect-error the explicit signature takes two arrays
+    void (() => lazyApply<(a: NDArray, b: NDArray) => NDArray>((a) => a, x));
+    // @ts-expect-error kwargs are required by the kernel
+    void (() => lazyApply(withKw, x));
+    // @ts-expect-error kwargs of the wrong type
+    void (() => lazyApply(withKw, x, { kwargs: { n: 'one' } }));
+    // @ts-expect-error kwargs for a kernel that takes none
+    void (() => lazyApply(two, [x, x], { kwargs: { n: 1 } }));
   });
 });

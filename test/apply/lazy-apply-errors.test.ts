@@ -2,7 +2,7 @@
 // kernels whose results cannot be coerced fail at compute with errors naming the task.
 
 import { describe, expect, test } from 'vitest';
-import { lazyApply } from '../../src/apply/lazy-apply.ts';
+import { type ApplyKernel, lazyApply } from '../../src/apply/lazy-apply.ts';
 import { compute } from '../../src/array/compute.ts';
 import { fromArray } from '../../src/array/from-array.ts';
 import type { NDArray } from '../../src/array/ndarray.ts';
@@ -11,6 +11,8 @@ import { isTesseraError, type ShapeError, TaskError } from '../../src/errors.ts'
 const x = fromArray(new Float64Array([1, 2, 3, 4, 5, 6]), { shape: [2, 3], chunks: [1, 3] });
 // self-contained, so that only the call's other arguments can be at fault
 const spy = (b: NDArray) => b.data;
+/** The same kernel untyped, for calls whose arguments are wrong on purpose. */
+const loose: ApplyKernel = spy;
 
 type Call = [string, () => unknown, string, RegExp];
 
@@ -18,7 +20,7 @@ const invalid: Call[] = [
   ['no arguments', () => lazyApply(spy, []), 'ValueError', /^lazyApply: no array argument in \(\)/],
   [
     'only scalars',
-    () => lazyApply(spy, [1, null, true]),
+    () => lazyApply(loose, [1, null, true]),
     'ValueError',
     /no array argument in \(1, null, true\)/,
   ],
@@ -97,7 +99,7 @@ const invalid: Call[] = [
   ],
   [
     'a function in kwargs',
-    () => lazyApply(spy, x, { kwargs: { cb: () => 1 } }),
+    () => lazyApply(loose, x, { kwargs: { cb: () => 1 } }),
     'ValueError',
     /kwargs\.cb is a function/,
   ],
@@ -121,13 +123,13 @@ const invalid: Call[] = [
   ],
   [
     'shapes that do not broadcast',
-    () => lazyApply(spy, [x, new Float64Array(4)]),
+    () => lazyApply(loose, [x, new Float64Array(4)]),
     'ShapeError',
     /^lazyApply: shapes/,
   ],
   [
     'a non-function kernel',
-    () => lazyApply(3 as never, x),
+    () => lazyApply(3 as unknown as ApplyKernel, x),
     'KernelError',
     /^lazyApply: kernel must be a function/,
   ],

@@ -5,7 +5,7 @@ import { describe, expect, test } from 'vitest';
 import { add } from '../../src/apply/elementwise-arith.ts';
 import { greater } from '../../src/apply/elementwise-logic.ts';
 import { mask } from '../../src/apply/indexing.ts';
-import { lazyApply } from '../../src/apply/lazy-apply.ts';
+import { type LazyApplyOptions, lazyApply } from '../../src/apply/lazy-apply.ts';
 import { mapBlocks } from '../../src/apply/map-blocks.ts';
 import { rechunk } from '../../src/apply/rechunk.ts';
 import { sum } from '../../src/apply/reductions.ts';
@@ -322,7 +322,7 @@ describe('results, arguments and errors', () => {
 
   test('7: names are deterministic and follow every parameter', () => {
     const f = (v: NDArray, _s: unknown, kw?: unknown) => (kw === undefined ? v.data : v.data);
-    const name = (args: Parameters<typeof lazyApply>[1], opts = {}) =>
+    const name = (args: readonly [LazyArray, number], opts: Omit<LazyApplyOptions, 'shape'> = {}) =>
       lazyApply(f, args, opts).name;
     expect(name([x, 1])).toBe(name([x, 1]));
     expect(name([x, 1])).not.toBe(name([x, 2]));

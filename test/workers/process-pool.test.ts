@@ -17,6 +17,7 @@ import { ProcessPoolExecutor } from '../../src/workers/process-pool.ts';
 import type { TaskPayload } from '../../src/workers/types.ts';
 import { lazyKernels } from '../fixtures/lazy-kernels.ts';
 import { registryModule } from '../fixtures/test-kernels.ts';
+import { captureStderr } from '../helpers/capture-stderr.ts';
 import { task } from '../helpers/payload.ts';
 import { rejection } from '../helpers/rejection.ts';
 
@@ -144,7 +145,8 @@ describe('ProcessPoolExecutor: failures', () => {
       try {
         // The crash is the third task of its batch: the key must be its own, not the first's.
         const crash = task(kernel, { code: 7 });
-        const err = (await rejection(solo.run([ok(), ok(), crash, ok()]))) as WorkerCrashedError;
+        const { value } = await captureStderr(() => rejection(solo.run([ok(), ok(), crash, ok()])));
+        const err = value as WorkerCrashedError;
         expect(isTesseraError(err, 'WorkerCrashedError')).toBe(true);
         expect(err.key).toBe(crash.key);
         expect(err.message).toMatch(why);
@@ -191,7 +193,10 @@ describe('ProcessPoolExecutor: failures', () => {
       });
       try {
         const oom = task('test-oom', null);
-        const err = (await rejection(small.run([oom]))) as WorkerCrashedError;
+        // V8's FATAL ERROR report goes to the captured stderr, not into the test log
+        const { value, text } = await captureStderr(() => rejection(small.run([oom])));
+        expect(text).toContain('FATAL ERROR');
+        const err = value as WorkerCrashedError;
         expect(isTesseraError(err, 'WorkerCrashedError')).toBe(true);
         expect(err.key).toBe(oom.key);
         expect(err.message).toMatch(/killed by SIGABRT \(FATAL ERROR: .*heap/);
