@@ -138,7 +138,7 @@ export function hfft(x: ArrayLike, opts?: FftOptions): LazyArray {
  * The inverse of hfft: the n/2 + 1 complex pairs of a real signal's Hermitian half
  * (the conjugate of rfft, norm swapped).
  * @example
- * fft.ihfft(fromArray([8, -2, 0, -2])).compute().toNested(); // [[1, -0], [2, -0], [3, -0]]
+ * fft.ihfft(fromArray([8, -2, 0, -2])).compute().toNested(); // [[1, 0], [2, 0], [3, 0]]
  */
 export function ihfft(x: ArrayLike, opts?: FftOptions): LazyArray {
   return oneAxis('fft.ihfft', x, opts, 'r2c', false, false, true);

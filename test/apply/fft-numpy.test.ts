@@ -126,6 +126,37 @@ describe('fft of long axes (four-step, mixed radix, Bluestein) against closed fo
   );
 });
 
+describe('fftshift of complex pairs', () => {
+  test('complexInput keeps the pair axis in place; the other axes roll', async () => {
+    const z = fft.fft(
+      fromArray(
+        [
+          [1, 2, 3, 4],
+          [0, 1, 0, 1],
+        ],
+        { chunks: 1 },
+      ),
+      { axis: 1 },
+    );
+    const [whole, shifted] = [
+      await z.compute(SYNC),
+      await fft.fftshift(z, { complexInput: true }).compute(SYNC),
+    ];
+    // rows and frequencies rolled by 1 and 2; (re, im) pairs untouched
+    const at = (d: NDArray, i: number, k: number, c: number) => d.data[(i * 4 + k) * 2 + c]!;
+    for (let i = 0; i < 2; i++) {
+      for (let k = 0; k < 4; k++) {
+        for (let c = 0; c < 2; c++)
+          expect(at(shifted, i, k, c)).toBe(at(whole, (i + 1) % 2, (k + 2) % 4, c));
+      }
+    }
+    const back = await fft
+      .ifftshift(fft.fftshift(z, { complexInput: true }), { complexInput: true })
+      .compute(SYNC);
+    expect(Array.from(back.data)).toEqual(Array.from(whole.data));
+  });
+});
+
 describe('fft graphs and errors', () => {
   test('one task per block of the other axes; the transformed axis becomes one chunk', () => {
     const x = zeros([8, 1000], { chunks: [2, 250] });
