@@ -80,6 +80,7 @@ export {
 export { matmul, tensordot } from './apply/linalg.ts';
 export type {
   EighResult,
+  EigResult,
   QRResult,
   QrOptions,
   SVDResult,

@@ -174,6 +174,38 @@ export function eigh(x: ArrayLike): EighResult {
   return { eigenvalues: w!, eigenvectors: v! };
 }
 
+/** The result of linalg.eig: complex values as (re, im) pairs on a trailing axis of size 2. */
+export interface EigResult {
+  /** [..., n, 2]: conjugate pairs adjacent, positive imaginary part first (unsorted, as NumPy's). */
+  readonly eigenvalues: LazyArray;
+  /** [..., n, n, 2]: column j (unit 2-norm) belongs to eigenvalue j. */
+  readonly eigenvectors: LazyArray;
+}
+
+/**
+ * Eigenvalues and right eigenvectors of every general (non-symmetric) square matrix of `x`
+ * (NumPy's eig): Hessenberg reduction, then the shifted QR algorithm (EISPACK's hqr2, via
+ * JAMA). Until complex dtypes exist, both come as (re, im) pairs on a trailing axis of size 2.
+ * Not part of the Array API standard.
+ * @example
+ * linalg.eig(fromArray([[0, -1], [1, 0]])).eigenvalues.compute().toNested(); // [[0, 1], [0, -1]]
+ */
+export function eig(x: ArrayLike): EigResult {
+  const fn = 'linalg.eig';
+  const { a, n } = squareOf(fn, x);
+  const dtype = floatOf(a.dtype);
+  const [w, v] = coreApply({
+    fn,
+    op: 'eig',
+    inputs: [{ array: a, core: 2 }],
+    outputs: [
+      { core: [n, 2], dtype },
+      { core: [n, n, 2], dtype },
+    ],
+  });
+  return { eigenvalues: w!, eigenvectors: v! };
+}
+
 /**
  * The eigenvalues (ascending) of every symmetric matrix of `x` (its lower triangle).
  * @example

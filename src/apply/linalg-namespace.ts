@@ -2,7 +2,7 @@
 // lstsq): one object gathering the functions of the linalg-*.ts files.
 
 import { matmul, tensordot } from './linalg.ts';
-import { cholesky, eigh, eigvalsh, qr, svd, svdvals } from './linalg-decomp.ts';
+import { cholesky, eig, eigh, eigvalsh, qr, svd, svdvals } from './linalg-decomp.ts';
 import { matrixNorm, vectorNorm } from './linalg-norms.ts';
 import { cross, diagonal, matrixTranspose, outer, trace, vecdot } from './linalg-shape.ts';
 import {
@@ -32,6 +32,7 @@ export const linalg = {
   cross,
   det,
   diagonal,
+  eig,
   eigh,
   eigvalsh,
   inv,

@@ -96,6 +96,8 @@ function run(c: LinalgCase, xs: LazyArray[]): LazyArray[] {
       ];
     case 'qrR':
       return [linalg.qr(a).R];
+    case 'eigvalsSorted':
+      return [linalg.eig(a).eigenvalues];
     case 'cross':
       return [linalg.cross(a, b)];
     case 'lstsq': {
@@ -130,6 +132,25 @@ function rowSigns(r: NDArray, want: readonly number[]): NDArray {
   return new NDArray(data, r.shape, 'float64');
 }
 
+/** Complex pairs [..., n, 2] sorted within each last-but-one axis by (re, im), as np.sort_complex. */
+function sortPairs(w: NDArray): NDArray {
+  const n = w.shape[w.ndim - 2]!;
+  const out = new Float64Array(w.size);
+  for (let b = 0; b < w.size / (2 * n); b++) {
+    const pairs = Array.from(
+      { length: n },
+      (_, k) => [w.data[2 * (b * n + k)]!, w.data[2 * (b * n + k) + 1]!] as const,
+    );
+    const r = (v: number) => Math.round(v * 1e10) / 1e10;
+    pairs.sort((p, q) => r(p[0]) - r(q[0]) || r(p[1]) - r(q[1]));
+    pairs.forEach(([re, im], k) => {
+      out[2 * (b * n + k)] = re;
+      out[2 * (b * n + k) + 1] = im;
+    });
+  }
+  return new NDArray(out, w.shape, 'float64');
+}
+
 describe.each(['float64', 'float32'] as const)('linalg against numpy.linalg (%s)', (dtype) => {
   // float32 inputs are computed in float64 and rounded: numpy's float32 LAPACK is the looser one
   const rtol = dtype === 'float64' ? 1e-8 : 2e-3;
@@ -152,7 +173,8 @@ describe.each(['float64', 'float32'] as const)('linalg against numpy.linalg (%s)
     for (const [k, y] of outs.entries()) {
       const got = await y.compute(SYNC);
       const w = want[k]!;
-      const checked = c.fn === 'qrR' ? rowSigns(got, w.values) : got;
+      const checked =
+        c.fn === 'qrR' ? rowSigns(got, w.values) : c.fn === 'eigvalsSorted' ? sortPairs(got) : got;
       expectArray(checked, { shape: w.shape, data: w.values }, rtol);
       if (k === 0 && !['matrixRank', 'lstsq'].includes(c.fn)) expect(got.dtype).toBe(dtype);
     }

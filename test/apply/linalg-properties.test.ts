@@ -198,6 +198,46 @@ describe('linalg.svd, eigh, cholesky, inv, lstsq', () => {
       if (i % 5 !== 0) expect(w.data[i]!).toBeGreaterThanOrEqual(w.data[i - 1]!);
   });
 
+  test('eig of a stack of general matrices: A v = λ v in complex arithmetic, unit vectors', async () => {
+    const a = randomDense([3, 6, 6], 'float64', 44);
+    const { eigenvalues, eigenvectors } = linalg.eig(fromArray(a, { chunks: [2, 6, 6] }));
+    expect([eigenvalues.shape, eigenvectors.shape]).toEqual([
+      [3, 6, 2],
+      [3, 6, 6, 2],
+    ]);
+    const [w, v] = await compute(eigenvalues, eigenvectors, SYNC);
+    let worst = 0;
+    let complexSeen = false;
+    for (let b = 0; b < 3; b++) {
+      for (let j = 0; j < 6; j++) {
+        const [lr, li] = [w.data[2 * (b * 6 + j)]!, w.data[2 * (b * 6 + j) + 1]!];
+        if (li !== 0) complexSeen = true;
+        let norm = 0;
+        for (let i = 0; i < 6; i++) {
+          let [ar, ai] = [0, 0];
+          for (let k = 0; k < 6; k++) {
+            const x = a.data[b * 36 + i * 6 + k]!;
+            ar += x * v.data[2 * (b * 36 + k * 6 + j)]!;
+            ai += x * v.data[2 * (b * 36 + k * 6 + j) + 1]!;
+          }
+          const [vr, vi] = [
+            v.data[2 * (b * 36 + i * 6 + j)]!,
+            v.data[2 * (b * 36 + i * 6 + j) + 1]!,
+          ];
+          norm += vr * vr + vi * vi;
+          worst = Math.max(
+            worst,
+            Math.abs(ar - (lr * vr - li * vi)),
+            Math.abs(ai - (lr * vi + li * vr)),
+          );
+        }
+        expect(norm).toBeCloseTo(1, 12);
+      }
+    }
+    expect(worst).toBeLessThan(1e-10);
+    expect(complexSeen).toBe(true);
+  });
+
   test('cholesky (lower and upper) and inv reconstruct', async () => {
     const a = randomDense([4, 4], 'float64', 8);
     const spd = new NDArray(

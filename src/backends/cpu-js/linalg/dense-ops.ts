@@ -2,6 +2,7 @@
 // matrices to float64 results (vectors are one-row matrices, scalars 1×1).
 
 import { ValueError } from '../../../errors.ts';
+import { eigDense } from './dense-eig.ts';
 import { eighDense } from './dense-eigh.ts';
 import {
   choleskyDense,
@@ -133,6 +134,10 @@ export const DENSE_OPS: Readonly<Record<string, DenseOp>> = {
     return [row(values), vectors];
   },
   eigvalsh: ([a]) => [row(eighDense(a!).values)],
+  eig: ([a]) => {
+    const { values, vectors } = eigDense(a!);
+    return [row(values), row(vectors)];
+  },
   cholesky: ([a], p) => [choleskyDense(a!, p.upper === true, p.fn)],
   inv: ([a], p) => [invDense(a!, p.fn)],
   solve: ([a, b], p) => [luSolve(luFactor(a!), b!, p.fn)],
