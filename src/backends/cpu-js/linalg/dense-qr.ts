@@ -1,6 +1,8 @@
 // Householder QR of a dense row-major matrix (LAPACK dgeqrf's reflectors and sign choice),
 // and the small matrix helpers the other dense factorizations share.
 
+import { gemmAccumulate } from './matmul.ts';
+
 /** A dense row-major float64 matrix. */
 export interface Mat {
   readonly data: Float64Array;
@@ -29,19 +31,10 @@ export function transposeMat(a: Mat): Mat {
   return t;
 }
 
-/** `a · b` (i-k-j loops: the inner loop streams rows of b and of the result). */
+/** `a · b` (the cache-blocked GEMM of the matmul kernel). */
 export function mulMat(a: Mat, b: Mat): Mat {
   const c = zerosMat(a.rows, b.cols);
-  const n = b.cols;
-  for (let i = 0; i < a.rows; i++) {
-    const cr = i * n;
-    for (let p = 0; p < a.cols; p++) {
-      const x = a.data[i * a.cols + p]!;
-      if (x === 0) continue;
-      const br = p * n;
-      for (let j = 0; j < n; j++) c.data[cr + j]! += x * b.data[br + j]!;
-    }
-  }
+  gemmAccumulate(a.data, 0, b.data, 0, c.data, 0, a.rows, a.cols, b.cols);
   return c;
 }
 
