@@ -50,6 +50,8 @@ export function fourStep(
   const work = new Float64Array(2 * n);
   const row1 = new Float64Array(2 * n1);
   const row2 = new Float64Array(2 * n2);
+  const shift = Math.log2(n2);
+  const mask = n2 - 1;
   const run = (d: Float64Array, inverse: boolean) => {
     const sign = inverse ? 1 : -1;
     // d is n1 × n2 (x[j1 n2 + j2]); work becomes n2 × n1: row j2 = column j2 of d
@@ -58,17 +60,19 @@ export function fourStep(
       const off = 2 * j2 * n1;
       row1.set(work.subarray(off, off + 2 * n1));
       p1.run(row1, inverse);
-      // twiddle W_n^{j2 k1}
+      // twiddle W_n^{j2 k1}: the exponent steps by j2, split as hi · n2 + lo (n2 a power of two)
+      let e = 0;
       for (let k1 = 0; k1 < n1; k1++) {
-        const e = (j2 * k1) % n;
-        const h = Math.floor(e / n2);
-        const l = e - h * n2;
+        const h = e >>> shift;
+        const l = e & mask;
         const cr = hi[2 * h]! * lo[2 * l]! - hi[2 * h + 1]! * lo[2 * l + 1]!;
         const ci = sign * (hi[2 * h]! * lo[2 * l + 1]! + hi[2 * h + 1]! * lo[2 * l]!);
         const xr = row1[2 * k1]!;
         const xi = row1[2 * k1 + 1]!;
         work[off + 2 * k1] = xr * cr - xi * ci;
         work[off + 2 * k1 + 1] = xr * ci + xi * cr;
+        e += j2;
+        if (e >= n) e -= n;
       }
     }
     // back to n1 × n2 (row k1), FFT each row over j2

@@ -37,14 +37,18 @@ export function rfftInto(x: Float64Array, n: number, out: Float64Array): void {
     return;
   }
   const h = n / 2;
-  const z = x.length === n ? Float64Array.from(x) : Float64Array.from(x.subarray(0, n));
+  const z = scratch(n);
+  z.set(x.length === n ? x : x.subarray(0, n));
   fftPlan(h).run(z, false); // z = FFT of x[2t] + i x[2t+1]
   const { cos, sin } = halfTwiddles(n);
-  for (let k = 0; k <= h; k++) {
-    const a = k % h;
-    const b = (h - k) % h;
-    const zr = z[2 * a]!;
-    const zi = z[2 * a + 1]!;
+  out[0] = z[0]! + z[1]!; // k = 0 and k = h: the even and odd sums
+  out[1] = 0;
+  out[2 * h] = z[0]! - z[1]!;
+  out[2 * h + 1] = 0;
+  for (let k = 1; k < h; k++) {
+    const b = h - k;
+    const zr = z[2 * k]!;
+    const zi = z[2 * k + 1]!;
     const cr = z[2 * b]!;
     const ci = -z[2 * b + 1]!;
     const er = (zr + cr) / 2; // even samples' DFT
@@ -56,6 +60,19 @@ export function rfftInto(x: Float64Array, n: number, out: Float64Array): void {
     out[2 * k] = er + or * wr - oi * wi;
     out[2 * k + 1] = ei + or * wi + oi * wr;
   }
+}
+
+const scratchCache = new Map<number, Float64Array>();
+
+/** A reusable buffer of n float64s (kernels run one at a time per thread). */
+function scratch(n: number): Float64Array {
+  let b = scratchCache.get(n);
+  if (b === undefined) {
+    if (scratchCache.size > 8) scratchCache.clear();
+    b = new Float64Array(n);
+    scratchCache.set(n, b);
+  }
+  return b;
 }
 
 /**
