@@ -40,6 +40,35 @@ function lengths(p: FftAxisParams): { use: number; out: number } {
   return { use: half, out: p.n };
 }
 
+/**
+ * The first `take` entries of one line of `src` (from `at`, `stride` apart) into `buf`, the
+ * rest zero: reals (`width` 1) or interleaved pairs (`width` 2, imaginary part times `sIm`,
+ * zero for real input).
+ */
+function readLine(
+  buf: Float64Array,
+  src: ArrayLike<number>,
+  at: number,
+  stride: number,
+  take: number,
+  width: 1 | 2,
+  complexIn: boolean,
+  sIm: number,
+): void {
+  buf.fill(0, width * take);
+  if (width === 1) {
+    if (stride === 1) {
+      for (let t = 0; t < take; t++) buf[t] = src[at + t]!;
+    } else for (let t = 0; t < take; t++) buf[t] = src[at + t * stride]!;
+    return;
+  }
+  for (let t = 0; t < take; t++) {
+    const k = at + t * stride;
+    buf[2 * t] = src[k]!;
+    buf[2 * t + 1] = complexIn ? sIm * src[k + 1]! : 0;
+  }
+}
+
 function fftAxis(inputs: Chunk[], p: FftAxisParams): NDArray {
   const x = block(inputs[0]);
   const vshape = p.complexIn ? x.shape.slice(0, -1) : x.shape;
@@ -64,26 +93,29 @@ function fftAxis(inputs: Chunk[], p: FftAxisParams): NDArray {
   for (let o = 0; o < outer; o++) {
     for (let i = 0; i < inner; i++) {
       const buf = p.kind === 'c2c' ? spec : line;
-      buf.fill(0);
-      for (let t = 0; t < take; t++) {
-        const at = ((o * len + t) * inner + i) * inW;
-        if (p.kind === 'r2c') buf[t] = src[at]!;
-        else {
-          buf[2 * t] = src[at]!;
-          buf[2 * t + 1] = p.complexIn ? sIm * src[at + 1]! : 0;
-        }
-      }
+      readLine(
+        buf,
+        src,
+        (o * len * inner + i) * inW,
+        inner * inW,
+        take,
+        p.kind === 'r2c' ? 1 : 2,
+        p.complexIn,
+        sIm,
+      );
       if (plan) {
         plan.run(spec, p.inverse);
         res.set(spec.subarray(0, 2 * out));
       } else if (p.kind === 'r2c') rfftInto(line, p.n, res);
       else irfftInto(line, p.n, res);
-      for (let t = 0; t < out; t++) {
-        const at = ((o * out + t) * inner + i) * outW;
-        if (outW === 1) result[at] = p.scale * res[t]!;
-        else {
-          result[at] = p.scale * res[2 * t]!;
-          result[at + 1] = oIm * res[2 * t + 1]!;
+      const base = (o * out * inner + i) * outW;
+      const step = inner * outW;
+      if (outW === 1) {
+        for (let t = 0; t < out; t++) result[base + t * step] = p.scale * res[t]!;
+      } else {
+        for (let t = 0; t < out; t++) {
+          result[base + t * step] = p.scale * res[2 * t]!;
+          result[base + t * step + 1] = oIm * res[2 * t + 1]!;
         }
       }
     }
