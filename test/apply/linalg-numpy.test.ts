@@ -154,7 +154,10 @@ function sortPairs(w: NDArray): NDArray {
 describe.each(['float64', 'float32'] as const)('linalg against numpy.linalg (%s)', (dtype) => {
   // float32 inputs are computed in float64 and rounded: numpy's float32 LAPACK is the looser one
   const rtol = dtype === 'float64' ? 1e-8 : 2e-3;
-  const cases = fixtures.cases.filter((c) => dtype === 'float64' || c.fn !== 'matrixRank');
+  // float32: every third case (the dtype path is the same for all; keeps the file fast)
+  const cases = fixtures.cases.filter(
+    (c, i) => dtype === 'float64' || (c.fn !== 'matrixRank' && i % 3 === 0),
+  );
   test.each(
     cases.map(
       (c, i) =>
