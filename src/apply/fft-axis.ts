@@ -9,6 +9,7 @@ import { formatTuple, formatValue } from '../chunking/format.ts';
 import { ChunkError, DTypeError, ShapeError, ValueError } from '../errors.ts';
 import { defineLayer } from '../graph/define-layer.ts';
 import { normalizeAxis } from './axis-args.ts';
+import { astype } from './elementwise-logic.ts';
 import { rechunk } from './rechunk.ts';
 
 /** How a transform and its inverse share the 1/n factor (the standard's `norm`). */
@@ -28,8 +29,10 @@ export function fftInput(fn: string, x: ArrayLike, complex: unknown): FftInput &
   if (typeof complex !== 'boolean') {
     throw new ValueError(`${fn}: complexInput ${formatValue(complex)} is not a boolean`);
   }
-  const a = asLazy(x, fn);
-  if (a.dtype === 'bool') throw new DTypeError(`${fn}: dtype 'bool' is not supported`);
+  const a0 = asLazy(x, fn);
+  if (a0.dtype === 'bool') throw new DTypeError(`${fn}: dtype 'bool' is not supported`);
+  // float16 blocks hold bit patterns: widen them once, as the elementwise layers do
+  const a = a0.dtype === 'float16' ? astype(a0, 'float32') : a0;
   if (complex && a.shape[a.ndim - 1] !== 2) {
     throw new ShapeError(
       `${fn}: complex input is pairs (re, im) on a last axis of size 2, got shape ${formatTuple(a.shape)}`,

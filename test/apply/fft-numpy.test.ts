@@ -75,6 +75,17 @@ describe('fft against numpy.fft', () => {
 });
 
 describe('fft dtypes and round trips on random chunkings', () => {
+  test('float16 input is widened to float32 first', async () => {
+    const x = fromArray([1, 2, 3, 4], { dtype: 'float16' });
+    const y = await fft.rfft(x).compute(SYNC);
+    expect(y.dtype).toBe('float32');
+    expect(y.toNested()).toEqual([
+      [10, 0],
+      [-2, 2],
+      [-2, 0],
+    ]);
+  });
+
   test('float32 input gives float32 pairs within float32 precision', async () => {
     const d = data([3, 20], 5, false);
     const x = fromArray(new NDArray(Float32Array.from(d.data), [3, 20], 'float32'), {
