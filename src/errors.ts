@@ -43,6 +43,15 @@ export class IndexError extends TesseraError {
   override readonly _tag = 'IndexError';
 }
 
+/**
+ * A linear-algebra failure that depends on the values (NumPy's LinAlgError): a singular
+ * matrix for inv or solve, a matrix that is not positive definite for cholesky. Raised inside
+ * a task, so compute rejects with a TaskError whose `cause` is this error.
+ */
+export class LinAlgError extends TesseraError {
+  override readonly _tag = 'LinAlgError';
+}
+
 /** A kernel cannot be shipped to workers (it closes over local state) or is not found. */
 export class KernelError extends TesseraError {
   override readonly _tag = 'KernelError';

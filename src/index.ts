@@ -59,6 +59,9 @@ export {
   where,
 } from './apply/elementwise-logic.ts';
 export { type ElementwiseOptions, elementwise } from './apply/expression.ts';
+export type { FftNorm, FftnOptions, FftOptions } from './apply/fft.ts';
+export type { FftFreqOptions, FftShiftOptions } from './apply/fft-helpers.ts';
+export { fft } from './apply/fft-namespace.ts';
 export {
   type FilterMode,
   type FilterOptions,
@@ -77,6 +80,17 @@ export {
   lazyApply,
 } from './apply/lazy-apply.ts';
 export { matmul, tensordot } from './apply/linalg.ts';
+export type {
+  EighResult,
+  EigResult,
+  QRResult,
+  QrOptions,
+  SVDResult,
+  SvdOptions,
+} from './apply/linalg-decomp.ts';
+export { linalg } from './apply/linalg-namespace.ts';
+export type { MatrixNormOrd, VectorNormOptions } from './apply/linalg-norms.ts';
+export type { LstsqResult, RtolOptions, SlogdetResult } from './apply/linalg-solve.ts';
 export { type MapBlocksOptions, mapBlocks } from './apply/map-blocks.ts';
 export {
   nanargmax,

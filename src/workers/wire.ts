@@ -10,6 +10,7 @@ import {
   DTypeError,
   IndexError,
   KernelError,
+  LinAlgError,
   ShapeError,
   TaskError,
   TesseraError,
@@ -131,6 +132,7 @@ const byTag: Record<string, MessageErrorCtor> = {
   DTypeError,
   IndexError,
   KernelError,
+  LinAlgError,
 };
 
 const builtin: Record<string, MessageErrorCtor> = {

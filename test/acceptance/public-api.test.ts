@@ -28,6 +28,7 @@ const EXPORTED = [
   'IndexError',
   'KernelError',
   'LazyArray',
+  'LinAlgError',
   'MissingPackageError',
   'NDArray',
   'ProcessPoolExecutor',
@@ -79,6 +80,7 @@ const EXPORTED = [
   'exp',
   'expandDims',
   'expm1',
+  'fft',
   'flip',
   'floor',
   'floorDivide',
@@ -99,6 +101,7 @@ const EXPORTED = [
   'lazyApply',
   'less',
   'lessEqual',
+  'linalg',
   'linspace',
   'listBackends',
   'log',
@@ -238,6 +241,21 @@ describe('exports of src/index.ts', () => {
     const exported = tessera as Record<string, unknown>;
     const missing = names.filter((n) => exported[n] === undefined);
     expect(missing).toEqual([]);
+  });
+
+  test('the linalg and fft namespaces hold the Array API extensions as functions', () => {
+    const linalgNames =
+      'cholesky cross det diagonal eig eigh eigvalsh inv lstsq matmul matrixNorm matrixPower matrixRank matrixTranspose outer pinv qr slogdet solve sqrtm svd svdvals tensordot trace vecdot vectorNorm';
+    const fftNames =
+      'fft ifft fftn ifftn rfft irfft rfftn irfftn hfft ihfft fftfreq rfftfreq fftshift ifftshift';
+    for (const n of linalgNames.split(' ')) {
+      expect(typeof (tessera.linalg as Record<string, unknown>)[n], `linalg.${n}`).toBe('function');
+    }
+    for (const n of fftNames.split(' ')) {
+      expect(typeof (tessera.fft as Record<string, unknown>)[n], `fft.${n}`).toBe('function');
+    }
+    expect(Object.keys(tessera.linalg).sort()).toEqual(linalgNames.split(' ').sort());
+    expect(Object.keys(tessera.fft).sort()).toEqual(fftNames.split(' ').sort());
   });
 
   test('random.uniform and random.normal are functions', () => {
