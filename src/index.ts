@@ -10,6 +10,7 @@ export {
   type BlockwiseOptions,
   blockwise,
 } from './apply/blockwise.ts';
+export { conj, imag, real } from './apply/complex-parts.ts';
 export { concat, stack } from './apply/concat.ts';
 export { cumsum } from './apply/cumsum.ts';
 export { type DiffOptions, diff, gradient } from './apply/difference.ts';
@@ -41,21 +42,53 @@ export {
   tanh,
 } from './apply/elementwise-arith.ts';
 export {
+  bitwiseAnd,
+  bitwiseInvert,
+  bitwiseLeftShift,
+  bitwiseOr,
+  bitwiseRightShift,
+  bitwiseXor,
+} from './apply/elementwise-bitwise.ts';
+export {
   astype,
   clip,
   equal,
   greater,
   greaterEqual,
   isfinite,
+  isinf,
   isnan,
   less,
   lessEqual,
   logicalAnd,
   logicalNot,
   logicalOr,
+  logicalXor,
   notEqual,
+  signbit,
   where,
 } from './apply/elementwise-logic.ts';
+export {
+  acos,
+  acosh,
+  asin,
+  asinh,
+  atan,
+  atan2,
+  atanh,
+  copysign,
+  cosh,
+  hypot,
+  log2,
+  log10,
+  logaddexp,
+  nextafter,
+  positive,
+  reciprocal,
+  sinh,
+  square,
+  trunc,
+} from './apply/elementwise-math.ts';
 export { type ElementwiseOptions, elementwise } from './apply/expression.ts';
 export {
   type FilterMode,
@@ -108,6 +141,13 @@ export {
   ones,
   zeros,
 } from './array/creation.ts';
+export {
+  emptyLike,
+  fullLike,
+  type LikeOptions,
+  onesLike,
+  zerosLike,
+} from './array/creation-like.ts';
 export { type DType, promoteTypes, resultType, type TypedArray } from './array/dtype.ts';
 export { type ArrayLike, asLazy, type FromArrayOptions, fromArray } from './array/from-array.ts';
 export { isLazyArray, LazyArray } from './array/lazy-array.ts';

@@ -34,8 +34,25 @@ const COMPARISONS: Record<string, string> = {
   greater: '>',
   greaterEqual: '>=',
 };
-const EXACT = new Set(['where', 'maximum', 'minimum', 'sign', 'floor', 'ceil', 'round']);
-const BUILTIN_MATH = new Set(['sqrt', 'exp', 'log', 'sin', 'cos', 'tan']);
+const EXACT = new Set(['where', 'maximum', 'minimum', 'sign', 'floor', 'ceil', 'round', 'trunc']);
+/** Float functions that are WGSL builtins of the same name (float dtypes only: toFloat ops). */
+const BUILTIN_MATH = new Set([
+  'sqrt',
+  'exp',
+  'log',
+  'log2',
+  'sin',
+  'cos',
+  'tan',
+  'sinh',
+  'cosh',
+  'acos',
+  'asin',
+  'atan',
+  'acosh',
+  'asinh',
+  'atanh',
+]);
 const HELPER_MATH: Record<string, string> = { expm1: 'f_expm1', log1p: 'f_log1p', tanh: 'f_tanh' };
 const TYPED_OP: Record<string, Record<'f32' | 'i32' | 'u32', string>> = {
   floorDivide: { f32: 'f_floordiv', i32: 'i_floordiv', u32: 'u_floordiv' },
@@ -146,6 +163,8 @@ function arithmetic(op: string, a: readonly string[], t: 'f32' | 'i32' | 'u32'):
   if (op in HELPER_MATH) return `${HELPER_MATH[op]}(${x})`;
   if (op in TYPED_OP) return `${TYPED_OP[op]![t]}(${x}, ${y})`;
   switch (op) {
+    case 'atan2':
+      return `atan2(${x}, ${y})`;
     case 'add':
       return `(${x} + ${y})`;
     case 'subtract':
@@ -167,10 +186,38 @@ function arithmetic(op: string, a: readonly string[], t: 'f32' | 'i32' | 'u32'):
     case 'floor':
     case 'ceil':
     case 'round':
+    case 'trunc':
       return t === 'f32' ? `${op}(${x})` : x;
     default:
       throw new Error(`ew: unknown elementwise op '${op}'`);
   }
+}
+
+/** Ops arithmetic() and opCode() compile; dispatch declines expressions with any other. */
+const WGSL_OPS: ReadonlySet<string> = new Set([
+  ...Object.keys(COMPARISONS),
+  ...BUILTIN_MATH,
+  ...Object.keys(HELPER_MATH),
+  ...Object.keys(TYPED_OP),
+  ...['logicalAnd', 'logicalOr', 'logicalNot', 'isnan', 'isfinite', 'astype', 'where'],
+  ...['add', 'subtract', 'multiply', 'divide', 'negative', 'abs', 'sign', 'atan2'],
+  ...['floor', 'ceil', 'round', 'trunc'],
+]);
+
+/**
+ * The first op in `e` with no WGSL translation, if any (webgpu's canRun declines it, so
+ * dispatch falls back to a CPU backend, or an explicit `{ backend: 'webgpu' }` fails).
+ * @example
+ * unsupportedWgslOp({ op: 'nextafter', args: [{ in: 0 }, { in: 1 }], dtype: 'float32' }); // 'nextafter'
+ */
+export function unsupportedWgslOp(e: Expr): string | undefined {
+  if (!('op' in e)) return undefined;
+  if (!WGSL_OPS.has(e.op)) return e.op;
+  for (const a of e.args) {
+    const bad = unsupportedWgslOp(a);
+    if (bad !== undefined) return bad;
+  }
+  return undefined;
 }
 
 /** The u32 an element stores: float16 encoded (a float16 input passed through keeps its bits). */

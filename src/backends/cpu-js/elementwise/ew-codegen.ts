@@ -50,6 +50,11 @@ export const EXACT: ReadonlySet<string> = new Set([
   'logicalNot',
   'isnan',
   'isfinite',
+  'isinf',
+  'signbit',
+  'logicalXor',
+  'positive',
+  'trunc',
 ]);
 
 /** Ops computed on their arguments' promoted dtype but producing bool. */
@@ -62,7 +67,82 @@ const COMPARISONS: Record<string, string> = {
   greaterEqual: '>=',
 };
 
-const UNARY_MATH = new Set(['sqrt', 'exp', 'expm1', 'log', 'log1p', 'sin', 'cos', 'tan', 'tanh']);
+const UNARY_MATH = new Set([
+  'sqrt',
+  'exp',
+  'expm1',
+  'log',
+  'log1p',
+  'log2',
+  'log10',
+  'sin',
+  'cos',
+  'tan',
+  'tanh',
+  'sinh',
+  'cosh',
+  'acos',
+  'asin',
+  'atan',
+  'acosh',
+  'asinh',
+  'atanh',
+]);
+
+/** Ops that read only the truthiness or the class of a value: weak scalars stay uncast. */
+const UNCAST: ReadonlySet<string> = new Set([
+  'logicalAnd',
+  'logicalOr',
+  'logicalNot',
+  'logicalXor',
+  'isnan',
+  'isfinite',
+  'isinf',
+  'signbit',
+  'astype',
+]);
+
+/** Bitwise and shift ops on integer (and, for and/or/xor/invert, bool) values. */
+function bitwiseCode(op: string, x: string, y: string, d: DType): string | undefined {
+  const unsigned = kindOf(d) === 'uint';
+  switch (op) {
+    case 'bitwiseAnd':
+      return `(${x} & ${y})`;
+    case 'bitwiseOr':
+      return `(${x} | ${y})`;
+    case 'bitwiseXor':
+      return `(${x} ^ ${y})`;
+    case 'bitwiseInvert':
+      return d === 'bool' ? `(${x} === 0 ? 1 : 0)` : `(~${x})`;
+    case 'bitwiseLeftShift':
+      // C shifts by at least the width are undefined; NumPy gives 0, as here.
+      return `(${y} < 0 || ${y} > 31 ? 0 : ${x} << ${y})`;
+    case 'bitwiseRightShift':
+      return unsigned
+        ? `(${y} < 0 || ${y} > 31 ? 0 : ${x} >>> ${y})`
+        : `(${x} >> (${y} < 0 || ${y} > 31 ? 31 : ${y}))`;
+    default:
+      return undefined;
+  }
+}
+
+/** Float ops of two arguments with NumPy's semantics (helpers in elementwise.ts). */
+function floatBinaryCode(op: string, x: string, y: string, d: DType): string | undefined {
+  switch (op) {
+    case 'atan2':
+      return `Math.atan2(${x}, ${y})`;
+    case 'hypot':
+      return `Math.hypot(${x}, ${y})`;
+    case 'copysign':
+      return `H.copysign(${x}, ${y})`;
+    case 'logaddexp':
+      return `H.logaddexp(${x}, ${y})`;
+    case 'nextafter':
+      return `H.nextafter${d === 'float32' ? '32' : d === 'float16' ? '16' : '64'}(${x}, ${y})`;
+    default:
+      return undefined;
+  }
+}
 
 /** A JS literal for a number that survives NaN, ±Infinity and -0. */
 export function literal(v: number): string {
@@ -137,6 +217,8 @@ function opCode(op: string, a: readonly string[], d: DType): string {
   const [x, y, z] = a as [string, string, string];
   if (op in COMPARISONS) return `(${x} ${COMPARISONS[op]} ${y} ? 1 : 0)`;
   if (UNARY_MATH.has(op)) return `Math.${op}(${x})`;
+  const other = bitwiseCode(op, x, y, d) ?? floatBinaryCode(op, x, y, d);
+  if (other !== undefined) return other;
   switch (op) {
     case 'add':
       return `(${x} + ${y})`;
@@ -154,6 +236,14 @@ function opCode(op: string, a: readonly string[], d: DType): string {
       return intLike ? `H.powInt(${x}, ${y})` : `H.pow(${x}, ${y})`;
     case 'negative':
       return `(-${x})`;
+    case 'positive':
+      return x;
+    case 'square':
+      return intLike ? `Math.imul(${x}, ${x})` : `(${x} * ${x})`;
+    case 'reciprocal':
+      return `(1 / ${x})`;
+    case 'trunc':
+      return intLike || k === 'bool' ? x : `Math.trunc(${x})`;
     case 'abs':
       return `Math.abs(${x})`;
     case 'sign':
@@ -179,6 +269,12 @@ function opCode(op: string, a: readonly string[], d: DType): string {
       return `(${x} !== ${x} ? 1 : 0)`;
     case 'isfinite':
       return `(${x} - ${x} === 0 ? 1 : 0)`;
+    case 'isinf':
+      return `(${x} === Infinity || ${x} === -Infinity ? 1 : 0)`;
+    case 'signbit':
+      return `H.signbit(${x})`;
+    case 'logicalXor':
+      return `((${x} !== 0) !== (${y} !== 0) ? 1 : 0)`;
     case 'astype':
       return x;
     default:
@@ -199,9 +295,7 @@ function scalarCasts(op: string, d: DType, args: readonly ValType[]): (DType | n
     return args.map(() => cd);
   }
   if (op === 'where') return [null, d, d];
-  if (op.startsWith('logical') || op === 'isnan' || op === 'isfinite' || op === 'astype') {
-    return args.map(() => null);
-  }
+  if (UNCAST.has(op)) return args.map(() => null);
   return args.map(() => d);
 }
 
