@@ -87,7 +87,7 @@ export const ewHelpers = {
   },
   /** True (1) when the sign bit of x is set: -0 and negative NaNs included. */
   signbit(x: number): number {
-    if (x !== 0 && x === x) return x < 0 ? 1 : 0;
+    if (x !== 0 && !Number.isNaN(x)) return x < 0 ? 1 : 0;
     F64[0] = x;
     return Number(U64[0]! >> 63n);
   },
