@@ -16,6 +16,7 @@ import { gatherKernels } from './layout/gather.ts';
 import { layoutKernels } from './layout/layout.ts';
 import { overlapKernels } from './layout/overlap.ts';
 import { type StridedSelection, sliceND } from './layout/slice.ts';
+import { sortKernels } from './layout/sort.ts';
 import { takeIndexedKernels } from './layout/take-indexed.ts';
 import { einsumKernels } from './linalg/einsum.ts';
 import { matmulKernels } from './linalg/matmul.ts';
@@ -85,6 +86,7 @@ registerKernels({
 registerKernels(gatherKernels);
 registerKernels(takeIndexedKernels);
 registerKernels(layoutKernels);
+registerKernels(sortKernels);
 registerKernels(reduceKernels);
 registerKernels(scanKernels);
 registerKernels(blockwiseKernels);
