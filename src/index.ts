@@ -3,6 +3,21 @@
 
 import './array/methods.ts';
 
+export {
+  absolute,
+  arccos,
+  arccosh,
+  arcsin,
+  arcsinh,
+  arctan,
+  arctan2,
+  arctanh,
+  concatenate,
+  flatten,
+  hstack,
+  ravel,
+  vstack,
+} from './aliases.ts';
 export { broadcastTo, expandDims, flip, squeeze } from './apply/axes.ts';
 export {
   type AdjustChunks,
@@ -13,6 +28,12 @@ export {
 export { conj, imag, real } from './apply/complex-parts.ts';
 export { concat, stack } from './apply/concat.ts';
 export { cumsum } from './apply/cumsum.ts';
+export {
+  type CumulativeOptions,
+  countNonzero,
+  cumulativeProd,
+  cumulativeSum,
+} from './apply/cumulative.ts';
 export { type DiffOptions, diff, gradient } from './apply/difference.ts';
 export { einsum } from './apply/einsum.ts';
 export {
@@ -127,9 +148,22 @@ export {
   variance as var,
 } from './apply/reductions.ts';
 export { reshape } from './apply/reshape.ts';
+export {
+  nonzero,
+  type SearchsortedOptions,
+  searchsorted,
+  takeAlongAxis,
+} from './apply/searching.ts';
+export { argsort, type SortOptions, sort } from './apply/sort.ts';
+export { broadcastArrays, meshgrid, unstack } from './apply/stacking.ts';
 export { take } from './apply/take.ts';
+export { repeat, roll, tile } from './apply/tiling.ts';
 export { moveaxis, permuteDims, swapaxes, transpose } from './apply/transpose.ts';
+export { type EyeOptions, eye, tril, triu } from './apply/triangle.ts';
+export { uniqueAll, uniqueCounts, uniqueInverse, uniqueValues } from './apply/unique.ts';
+export { matrixTranspose, vecdot } from './apply/vecdot.ts';
 export { type ZoomOptions, zoom } from './apply/zoom.ts';
+export { type AsarrayOptions, asarray } from './array/asarray.ts';
 export { type Computed, type ComputeOptions, compute } from './array/compute.ts';
 export {
   arange,
@@ -149,6 +183,15 @@ export {
   zerosLike,
 } from './array/creation-like.ts';
 export { type DType, promoteTypes, resultType, type TypedArray } from './array/dtype.ts';
+export {
+  canCast,
+  type DTypeKindName,
+  type FInfo,
+  finfo,
+  type IInfo,
+  iinfo,
+  isdtype,
+} from './array/dtype-info.ts';
 export { type ArrayLike, asLazy, type FromArrayOptions, fromArray } from './array/from-array.ts';
 export { isLazyArray, LazyArray } from './array/lazy-array.ts';
 export { NDArray, ndarray } from './array/ndarray.ts';

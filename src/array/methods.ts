@@ -1,6 +1,7 @@
 // Method forms on LazyArray (x.add(y), x.sum(), x.T, x.get('1:5'), …): each delegates to
 // the functional form with `this` as its first argument. Imported once by index.ts.
 
+import { flatten, ravel } from '../aliases.ts';
 import * as ax from '../apply/axes.ts';
 import * as cx from '../apply/complex-parts.ts';
 import { cumsum } from '../apply/cumsum.ts';
@@ -13,7 +14,10 @@ import { matmul, tensordot } from '../apply/linalg.ts';
 import { rechunk } from '../apply/rechunk.ts';
 import * as red from '../apply/reductions.ts';
 import { reshape } from '../apply/reshape.ts';
+import { nonzero, searchsorted } from '../apply/searching.ts';
+import { argsort, sort } from '../apply/sort.ts';
 import { take } from '../apply/take.ts';
+import { repeat } from '../apply/tiling.ts';
 import * as tr from '../apply/transpose.ts';
 import { layersToDot } from '../graph/visualize.ts';
 import { type ComputeOptions, compute } from './compute.ts';
@@ -119,6 +123,13 @@ const methods = {
   take,
   matmul,
   tensordot,
+  sort,
+  argsort,
+  nonzero,
+  searchsorted,
+  repeat,
+  ravel,
+  flatten,
   get: getIndex,
   set: setIndex,
   mask,
