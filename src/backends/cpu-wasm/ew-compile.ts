@@ -563,7 +563,8 @@ export function compileEwLoop(spec: WasmLoopSpec): CompiledLoop {
   const imports = b.importNames.map((n) => ({
     name: n,
     type: {
-      params: n === 'floorDivide' || n === 'remainder' || n === 'pow' ? [F64, F64] : [F64],
+      // the JS function's arity: Math.atan2, Math.hypot and the binary helpers take two
+      params: IMPORTED[n]!.length === 2 ? [F64, F64] : [F64],
       results: [F64],
     },
   }));
