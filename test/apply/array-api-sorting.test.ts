@@ -179,7 +179,7 @@ describe('searchsorted and nonzero (NumPy)', () => {
     const x = lazy(decode(c.x), rng(9));
     const coords = nonzero(x);
     expect(coords.map((a) => a.shape)).toEqual([[null], [null], [null]]);
-    const got = await compute(...coords, SYNC);
+    const got = await compute(coords[0]!, coords[1]!, coords[2]!, SYNC);
     got.forEach((g, k) => expectArray(g, { ...decode(c.out[k]!), dtype: 'int32' }, 0));
   });
 });
