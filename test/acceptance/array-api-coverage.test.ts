@@ -6,7 +6,7 @@ import { describe, expect, test } from 'vitest';
 import * as tessera from '../../src/index.ts';
 
 /** The standard's main-namespace functions, by section, in tessera's camelCase. */
-export const ARRAY_API_MAIN: Readonly<Record<string, readonly string[]>> = {
+const ARRAY_API_MAIN: Readonly<Record<string, readonly string[]>> = {
   creation: [
     'arange',
     'asarray',
@@ -134,12 +134,12 @@ export const ARRAY_API_MAIN: Readonly<Record<string, readonly string[]>> = {
  * C-level exchange protocol of Python array libraries; the namespace-info object is
  * Python's introspection hook.
  */
-export const NOT_APPLICABLE: Readonly<Record<string, string>> = {
+const NOT_APPLICABLE: Readonly<Record<string, string>> = {
   fromDlpack: 'DLPack is a Python/C buffer protocol; fromArray takes TypedArrays instead',
   __array_namespace_info__: 'Python introspection; listBackends() and DTYPES describe tessera',
 };
 
-export const ARRAY_API_LINALG: readonly string[] = [
+const ARRAY_API_LINALG: readonly string[] = [
   'cholesky',
   'cross',
   'det',
@@ -165,7 +165,7 @@ export const ARRAY_API_LINALG: readonly string[] = [
   'vectorNorm',
 ];
 
-export const ARRAY_API_FFT: readonly string[] = [
+const ARRAY_API_FFT: readonly string[] = [
   'fft',
   'ifft',
   'fftn',
