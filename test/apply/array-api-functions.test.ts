@@ -251,7 +251,12 @@ describe('bad input', () => {
       ValueError,
       /^repeat: 2 repeats for an axis of size 3/,
     ],
-    ['tile reps', () => t.tile(v, [1.5]), ValueError, /^tile: reps \(1.5,\) must be an array of non-negative integers/],
+    [
+      'tile reps',
+      () => t.tile(v, [1.5]),
+      ValueError,
+      /^tile: reps \(1.5,\) must be an array of non-negative integers/,
+    ],
     [
       'roll shifts',
       () => t.roll(t.ones([2, 2]), [1, 2, 3], { axis: [0, 1] }),

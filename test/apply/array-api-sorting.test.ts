@@ -180,7 +180,7 @@ describe('searchsorted and nonzero (NumPy)', () => {
     const coords = nonzero(x);
     expect(coords.map((a) => a.shape)).toEqual([[null], [null], [null]]);
     const got = await compute(coords[0]!, coords[1]!, coords[2]!, SYNC);
-    got.forEach((g, k) => expectArray(g, { ...decode(c.out[k]!), dtype: 'int32' }, 0));
+    for (const [k, g] of got.entries()) expectArray(g, { ...decode(c.out[k]!), dtype: 'int32' }, 0);
   });
 });
 
