@@ -76,7 +76,9 @@ export function webgpuCanRun(op: string, meta: OpMeta): Verdict {
   if (op === 'matmul' && meta.dtype !== 'float32') return 'GPU matmul is float32 only';
   if (op === 'ew' && meta.params !== undefined) {
     const bad = unsupportedWgslOp((meta.params as EwParams).expr);
-    if (bad !== undefined) return `the elementwise op '${bad}' has no WGSL translation`;
+    if (bad !== undefined) {
+      return `the elementwise op '${bad}' has no WGSL translation accurate to float32`;
+    }
   }
   const half = meta.dtype === 'float16' || meta.inputs.some((i) => i.dtype === 'float16');
   if (half && !FLOAT16_OPS.has(op)) {
