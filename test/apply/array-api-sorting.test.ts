@@ -2,7 +2,7 @@
 // random chunkings (several blocks along the sorted axis exercise the merge tree), NaN
 // and stability rules in JS, graph shape of the merge tree, and bad input.
 
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { typedArrayCtor } from '../../src/array/dtype.ts';
 import type { LazyArray } from '../../src/array/lazy-array.ts';
 import { NDArray } from '../../src/array/ndarray.ts';
@@ -24,10 +24,12 @@ import {
   uniqueValues,
   ValueError,
 } from '../../src/index.ts';
+import { shutdownDefaultPool } from '../../src/workers/pool.ts';
 import { expectArray, randomAxisChunks, rng } from '../helpers/reference.ts';
 import { decode, FIXTURES, type FixtureArray } from './array-api-fixtures.ts';
 
 const SYNC = { scheduler: 'sync' } as const;
+afterAll(() => shutdownDefaultPool());
 
 function lazy(a: FixtureArray, r: () => number): LazyArray {
   const data = new (typedArrayCtor(a.dtype))(a.data.length);
@@ -243,5 +245,16 @@ describe('bad input', () => {
   ])('%s', (_l, build, tag, message) => {
     expect(build).toThrow(tag);
     expect(build).toThrow(message);
+  });
+});
+
+describe('on worker threads', () => {
+  it('sort merges, argsort tuples and unique merges cross the thread boundary', async () => {
+    const x = fromArray([5, 3, 9, 1, 3, 7, 2, 8], { chunks: 3 });
+    const opts = { scheduler: 'threads', workers: 2 } as const;
+    const [s, a, u] = await compute(sort(x, { splitEvery: 2 }), argsort(x), uniqueValues(x), opts);
+    expect(Array.from(s.data)).toEqual([1, 2, 3, 3, 5, 7, 8, 9]);
+    expect(Array.from(a.data)).toEqual([3, 6, 1, 4, 0, 5, 7, 2]);
+    expect(Array.from(u.data)).toEqual([1, 2, 3, 5, 7, 8, 9]);
   });
 });
