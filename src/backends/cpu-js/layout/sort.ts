@@ -5,6 +5,7 @@
 import { allocate, type DType, type TypedArray } from '../../../array/dtype.ts';
 import { NDArray } from '../../../array/ndarray.ts';
 import type { Chunk, Kernel } from '../../../kernels/types.ts';
+import { RADIX_MIN, radixSortFloat64 } from './radix-sort.ts';
 
 /** Params of the sort kernels. */
 export interface SortParams {
@@ -37,8 +38,10 @@ function asBlock(c: Chunk | undefined): NDArray {
 }
 
 /** Sort one line of values in place (ascending with NaN last, then reversed if descending). */
-function sortValues(line: TypedArray, descending: boolean): void {
-  line.sort();
+function sortValues(line: TypedArray, descending: boolean, scratch?: Uint32Array): void {
+  if (scratch !== undefined && line instanceof Float64Array && line.length >= RADIX_MIN) {
+    radixSortFloat64(line, scratch);
+  } else line.sort();
   if (!descending) return;
   let n = line.length;
   while (n > 0 && Number.isNaN(line[n - 1])) n--; // NaNs stay at the end
@@ -68,19 +71,23 @@ export function sortBlock(x: NDArray, p: SortParams): NDArray | [NDArray, NDArra
   if (post === 1 && !p.withIndices) {
     // lines are contiguous: sort them in place in the output (no per-line copies)
     out.set(x.data);
-    for (let i = 0; i < pre; i++) sortValues(out.subarray(i * n, (i + 1) * n), p.descending);
+    const scratch = x.dtype === 'float64' ? new Uint32Array(4 * n) : undefined;
+    for (let i = 0; i < pre; i++) {
+      sortValues(out.subarray(i * n, (i + 1) * n), p.descending, scratch);
+    }
     return new NDArray(out, x.shape, x.dtype);
   }
   const outIdx = p.withIndices ? (allocate('int32', x.size) as Int32Array) : undefined;
   const line = allocate(x.dtype, n);
   const idx = new Int32Array(n);
   const off = p.offset ?? 0;
+  const scratch = x.dtype === 'float64' ? new Uint32Array(4 * n) : undefined;
   for (let i = 0; i < pre; i++) {
     for (let q = 0; q < post; q++) {
       const base = i * n * post + q;
       for (let k = 0; k < n; k++) line[k] = x.data[base + k * post]!;
       if (outIdx === undefined) {
-        sortValues(line, p.descending);
+        sortValues(line, p.descending, scratch);
         for (let k = 0; k < n; k++) out[base + k * post] = line[k]!;
         continue;
       }
