@@ -9,6 +9,7 @@ import { NDArray } from '../../src/array/ndarray.ts';
 import { materializeTasks } from '../../src/graph/materialize.ts';
 import {
   argsort,
+  astype,
   compute,
   computeChunkSizes,
   DTypeError,
@@ -29,6 +30,7 @@ import { expectArray, randomAxisChunks, rng } from '../helpers/reference.ts';
 import { decode, FIXTURES, type FixtureArray } from './array-api-fixtures.ts';
 
 const SYNC = { scheduler: 'sync' } as const;
+const t16 = (v: number[]) => astype(fromArray(v, { chunks: 3 }), 'float16');
 afterAll(() => shutdownDefaultPool());
 
 function lazy(a: FixtureArray, r: () => number): LazyArray {
@@ -70,6 +72,19 @@ describe('sort and argsort (NumPy, stable)', () => {
     expectArray(d, { shape: [8], data: [3, 3, 2, 2, 1, 1, Number.NaN, Number.NaN] });
     expectArray(ad, { shape: [8], data: [4, 7, 0, 3, 2, 5, 1, 6] });
     expectArray(a, { shape: [8], data: [2, 5, 0, 3, 4, 7, 1, 6] });
+  });
+
+  it('float16 sorts through float32 and keeps its dtype; integers descend', async () => {
+    const h = t16([1.5, -2, 0.25, 8]);
+    const [s, a, d] = await compute(
+      sort(h),
+      argsort(h),
+      sort(fromArray(new Int16Array([3, -1, 7, 0]), { chunks: 2 }), { descending: true }),
+      SYNC,
+    );
+    expect([s.dtype, s.toNested()]).toEqual(['float16', [-2, 0.25, 1.5, 8]]);
+    expect(Array.from(a.data)).toEqual([1, 2, 0, 3]);
+    expect([d.dtype, Array.from(d.data)]).toEqual(['int16', [7, 3, 0, -1]]);
   });
 
   it('the merge tree: blocks sorted in parallel, log(fan-in) merge levels, chunks restored', () => {
