@@ -3,6 +3,21 @@
 
 import './array/methods.ts';
 
+export {
+  absolute,
+  arccos,
+  arccosh,
+  arcsin,
+  arcsinh,
+  arctan,
+  arctan2,
+  arctanh,
+  concatenate,
+  flatten,
+  hstack,
+  ravel,
+  vstack,
+} from './aliases.ts';
 export { type AverageOptions, average } from './apply/average.ts';
 export { broadcastTo, expandDims, flip, squeeze } from './apply/axes.ts';
 export {
@@ -11,9 +26,16 @@ export {
   type BlockwiseOptions,
   blockwise,
 } from './apply/blockwise.ts';
+export { conj, imag, real } from './apply/complex-parts.ts';
 export { concat, stack } from './apply/concat.ts';
 export { type CorrcoefOptions, type CovOptions, corrcoef, cov } from './apply/covariance.ts';
 export { cumsum } from './apply/cumsum.ts';
+export {
+  type CumulativeOptions,
+  countNonzero,
+  cumulativeProd,
+  cumulativeSum,
+} from './apply/cumulative.ts';
 export { type DiffOptions, diff, gradient } from './apply/difference.ts';
 export { einsum } from './apply/einsum.ts';
 export {
@@ -43,21 +65,53 @@ export {
   tanh,
 } from './apply/elementwise-arith.ts';
 export {
+  bitwiseAnd,
+  bitwiseInvert,
+  bitwiseLeftShift,
+  bitwiseOr,
+  bitwiseRightShift,
+  bitwiseXor,
+} from './apply/elementwise-bitwise.ts';
+export {
   astype,
   clip,
   equal,
   greater,
   greaterEqual,
   isfinite,
+  isinf,
   isnan,
   less,
   lessEqual,
   logicalAnd,
   logicalNot,
   logicalOr,
+  logicalXor,
   notEqual,
+  signbit,
   where,
 } from './apply/elementwise-logic.ts';
+export {
+  acos,
+  acosh,
+  asin,
+  asinh,
+  atan,
+  atan2,
+  atanh,
+  copysign,
+  cosh,
+  hypot,
+  log2,
+  log10,
+  logaddexp,
+  nextafter,
+  positive,
+  reciprocal,
+  sinh,
+  square,
+  trunc,
+} from './apply/elementwise-math.ts';
 export { type ElementwiseOptions, elementwise } from './apply/expression.ts';
 export type { FftNorm, FftnOptions, FftOptions } from './apply/fft.ts';
 export type { FftFreqOptions, FftShiftOptions } from './apply/fft-helpers.ts';
@@ -139,9 +193,22 @@ export {
   variance as var,
 } from './apply/reductions.ts';
 export { reshape } from './apply/reshape.ts';
+export {
+  nonzero,
+  type SearchsortedOptions,
+  searchsorted,
+  takeAlongAxis,
+} from './apply/searching.ts';
+export { argsort, type SortOptions, sort } from './apply/sort.ts';
+export { broadcastArrays, meshgrid, unstack } from './apply/stacking.ts';
 export { take } from './apply/take.ts';
+export { repeat, roll, tile } from './apply/tiling.ts';
 export { moveaxis, permuteDims, swapaxes, transpose } from './apply/transpose.ts';
+export { type EyeOptions, eye, tril, triu } from './apply/triangle.ts';
+export { uniqueAll, uniqueCounts, uniqueInverse, uniqueValues } from './apply/unique.ts';
+export { matrixTranspose, vecdot } from './apply/vecdot.ts';
 export { type ZoomOptions, zoom } from './apply/zoom.ts';
+export { type AsarrayOptions, asarray } from './array/asarray.ts';
 export { type Computed, type ComputeOptions, compute } from './array/compute.ts';
 export {
   arange,
@@ -153,7 +220,23 @@ export {
   ones,
   zeros,
 } from './array/creation.ts';
+export {
+  emptyLike,
+  fullLike,
+  type LikeOptions,
+  onesLike,
+  zerosLike,
+} from './array/creation-like.ts';
 export { type DType, promoteTypes, resultType, type TypedArray } from './array/dtype.ts';
+export {
+  canCast,
+  type DTypeKindName,
+  type FInfo,
+  finfo,
+  type IInfo,
+  iinfo,
+  isdtype,
+} from './array/dtype-info.ts';
 export { type ArrayLike, asLazy, type FromArrayOptions, fromArray } from './array/from-array.ts';
 export { isLazyArray, LazyArray } from './array/lazy-array.ts';
 export { NDArray, ndarray } from './array/ndarray.ts';

@@ -5,6 +5,7 @@ import { checkOptions } from '../array/check-options.ts';
 import { checkDType, type DType, kindOf } from '../array/dtype.ts';
 import { type ArrayLike, asLazy } from '../array/from-array.ts';
 import { LazyArray } from '../array/lazy-array.ts';
+import type { ScanOp } from '../backends/cpu-js/reduce/scan.ts';
 import { formatValue } from '../chunking/format.ts';
 import { ShapeError, ValueError } from '../errors.ts';
 import { defineLayer } from '../graph/define-layer.ts';
@@ -26,7 +27,7 @@ function cumsumDType(d: DType): DType {
 }
 
 /** The carry of block k (k >= 1) along the axis: a chain, carry_k = carry_{k-1} + total_{k-1}. */
-function carryLayers(totals: Layer, axis: number, dtype: DType): Layer[] {
+function carryLayers(totals: Layer, axis: number, dtype: DType, op: ScanOp): Layer[] {
   const n = totals.chunks[axis]!.length;
   const chunks = totals.chunks.map((c, ax) => (ax === axis ? [1] : [...c]));
   const carries: Layer[] = [];
@@ -36,13 +37,17 @@ function carryLayers(totals: Layer, axis: number, dtype: DType): Layer[] {
     carries.push(
       defineLayer({
         op: 'cumsum-carry',
-        token: [axis, k],
+        token: [axis, k, op],
         deps,
         chunks,
         dtype,
         task: (b) => {
           const total: BlockRef = [0, b.map((i, ax) => (ax === axis ? k - 1 : i))];
-          return { kernel: 'cumsum-carry', inputs: prev ? [[1, b], total] : [total] };
+          return {
+            kernel: 'cumsum-carry',
+            inputs: prev ? [[1, b], total] : [total],
+            params: { op },
+          };
         },
       }),
     );
@@ -57,42 +62,47 @@ function carryLayers(totals: Layer, axis: number, dtype: DType): Layer[] {
  * await compute(cumsum(fromArray([1, 2, 3, 4], { chunks: 2 }))); // [1, 3, 6, 10]
  */
 export function cumsum(x: ArrayLike, cumsumOpts?: CumsumOptions): LazyArray {
-  const opts = checkOptions('cumsum', cumsumOpts);
-  const a = asLazy(x, 'cumsum');
-  if (a.ndim === 0) throw new ShapeError('cumsum: x must have at least one axis, got a 0-d array');
+  return scan('cumsum', 'sum', x, cumsumOpts);
+}
+
+/** The inclusive scan of `x` by `op` along an axis (cumsum, cumulativeSum, cumulativeProd). */
+export function scan(fn: string, op: ScanOp, x: ArrayLike, scanOpts?: CumsumOptions): LazyArray {
+  const opts = checkOptions(fn, scanOpts);
+  const a = asLazy(x, fn);
+  if (a.ndim === 0) throw new ShapeError(`${fn}: x must have at least one axis, got a 0-d array`);
   if (opts.axis === undefined && a.ndim > 1) {
     throw new ValueError(
-      `cumsum: axis is required for a ${a.ndim}-d array (got ${formatValue(opts.axis)})`,
+      `${fn}: axis is required for a ${a.ndim}-d array (got ${formatValue(opts.axis)})`,
     );
   }
-  const axis = normalizeAxis('cumsum', opts.axis ?? 0, a.ndim);
-  const dtype = opts.dtype === undefined ? cumsumDType(a.dtype) : checkDType('cumsum', opts.dtype);
+  const axis = normalizeAxis(fn, opts.axis ?? 0, a.ndim);
+  const dtype = opts.dtype === undefined ? cumsumDType(a.dtype) : checkDType(fn, opts.dtype);
   const half = reduceViaFloat32(a, opts.dtype, dtype, (w, given) =>
-    cumsum(w, { ...opts, ...(given === undefined ? {} : { dtype: given }) }),
+    scan(fn, op, w, { ...opts, ...(given === undefined ? {} : { dtype: given }) }),
   );
   if (half !== undefined) return half;
   const scanned = defineLayer({
-    op: 'cumsum-block',
-    token: [axis],
+    op: `${fn}-block`,
+    token: [axis, op],
     deps: [a.layer],
     chunks: a.chunks,
     dtype,
     fusable: true,
-    task: (b) => ({ kernel: 'cumsum-block', inputs: [[0, b]], params: { axis, dtype } }),
+    task: (b) => ({ kernel: 'cumsum-block', inputs: [[0, b]], params: { axis, dtype, op } }),
   });
   if (a.numBlocks[axis]! <= 1) return new LazyArray(scanned);
   const totals = defineLayer({
-    op: 'cumsum-total',
-    token: [axis],
+    op: `${fn}-total`,
+    token: [axis, op],
     deps: [scanned],
     chunks: a.chunks.map((c, ax) => (ax === axis ? c.map(() => 1) : [...c])),
     dtype,
-    task: (b) => ({ kernel: 'cumsum-total', inputs: [[0, b]], params: { axis } }),
+    task: (b) => ({ kernel: 'cumsum-total', inputs: [[0, b]], params: { axis, op } }),
   });
-  const carries = carryLayers(totals, axis, dtype);
+  const carries = carryLayers(totals, axis, dtype, op);
   const layer = defineLayer({
-    op: 'cumsum',
-    token: [axis],
+    op: fn,
+    token: [axis, op],
     deps: [scanned, ...carries],
     chunks: a.chunks,
     dtype,
@@ -100,7 +110,7 @@ export function cumsum(x: ArrayLike, cumsumOpts?: CumsumOptions): LazyArray {
       const k = b[axis]!;
       const inputs: BlockRef[] = [[0, b]];
       if (k > 0) inputs.push([k, b.map((i, ax) => (ax === axis ? 0 : i))]);
-      return { kernel: 'cumsum-add', inputs, params: { axis } };
+      return { kernel: 'cumsum-add', inputs, params: { axis, op } };
     },
   });
   return new LazyArray(layer);

@@ -1,7 +1,8 @@
 // diff and gradient along chunked axes (NumPy's np.diff and np.gradient with unit spacing):
 // each block gets its neighbours' edge elements through overlap, then one stencil kernel.
 
-import { isFloat } from '../array/dtype.ts';
+import { full } from '../array/creation.ts';
+import { isFloat, resultType } from '../array/dtype.ts';
 import { type ArrayLike, asLazy } from '../array/from-array.ts';
 import { LazyArray } from '../array/lazy-array.ts';
 import type { DiffAxisParams, GradientAxisParams } from '../backends/cpu-js/stencil/difference.ts';
@@ -10,6 +11,7 @@ import type { Size } from '../chunking/types.ts';
 import { ChunkError, DTypeError, ValueError } from '../errors.ts';
 import { defineLayer } from '../graph/define-layer.ts';
 import { normalizeAxes, normalizeAxis } from './axis-args.ts';
+import { concat } from './concat.ts';
 import { overlapFor } from './overlap.ts';
 import { rechunk } from './rechunk.ts';
 
@@ -19,6 +21,29 @@ export interface DiffOptions {
   readonly axis?: number;
   /** How many times to difference (default 1). */
   readonly n?: number;
+  /** Values joined before x along the axis first: an array (x's shape but that axis) or a number. */
+  readonly prepend?: ArrayLike | number;
+  /** Values joined after x along the axis first, as `prepend`. */
+  readonly append?: ArrayLike | number;
+}
+
+/** `x` with `prepend` and `append` joined along `axis` (a number is one slice of it). */
+function withEnds(x: LazyArray, axis: number, opts: DiffOptions): LazyArray {
+  if (opts.prepend === undefined && opts.append === undefined) return x;
+  const end = (v: ArrayLike | number): LazyArray => {
+    if (typeof v !== 'number') return asLazy(v, 'diff');
+    const shape = x.shape.map((s, ax) => (ax === axis ? 1 : s));
+    if (shape.some((s) => s === null)) {
+      throw new ChunkError('diff: x has unknown sizes; call computeChunkSizes(x) first');
+    }
+    return full(shape as number[], v, { dtype: resultType(x.dtype, v) });
+  };
+  const parts = [
+    ...(opts.prepend === undefined ? [] : [end(opts.prepend)]),
+    x,
+    ...(opts.append === undefined ? [] : [end(opts.append)]),
+  ];
+  return concat(parts, { axis });
 }
 
 /** The known size of `axis`, or a ChunkError pointing at computeChunkSizes. */
@@ -34,8 +59,9 @@ function knownSize(fn: string, x: LazyArray, axis: number): number {
 
 /**
  * The n-th discrete difference along `axis`: `out[i] = x[i + 1] - x[i]`, applied `n` times,
- * so the axis gets `n` shorter (NumPy's `diff`; bool arrays give not-equal). Blocks read
- * the first `n` elements of the next block only.
+ * so the axis gets `n` shorter (NumPy's `diff`; bool arrays give not-equal), after joining
+ * `prepend` and `append` along the axis (the Array API's signature). Blocks read the first
+ * `n` elements of the next block only.
  * @example
  * diff(fromArray([1, 4, 9, 16], { chunks: 2 })).compute().toNested(); // [3, 5, 7]
  */
@@ -47,7 +73,11 @@ export function diff(x: ArrayLike, opts: DiffOptions = {}): LazyArray {
   if (typeof n !== 'number' || !Number.isInteger(n) || n < 0) {
     throw new ValueError(`diff: n ${formatValue(n)} is not a non-negative integer`);
   }
-  if (n === 0) return a;
+  if (n === 0) return withEnds(a, axis, opts);
+  return diffOf(withEnds(a, axis, opts), axis, n);
+}
+
+function diffOf(a: LazyArray, axis: number, n: number): LazyArray {
   const size = knownSize('diff', a, axis);
   // n ≥ size leaves nothing: one whole block whose difference is empty
   const y =

@@ -26,6 +26,18 @@ export const boolToInt8: DTypeRule = (_fn, d) => (d === 'bool' ? 'int8' : d);
 /** Floating results: float dtypes stay, integers and bool give float64 (true division, sqrt…). */
 export const toFloat: DTypeRule = (_fn, d) => (isFloat(d) ? d : 'float64');
 
+/** Integer or bool arguments only (bitwise and, or, xor, invert). */
+export const integerOrBool: DTypeRule = (fn, d) => {
+  if (isInteger(d) || d === 'bool') return d;
+  throw new DTypeError(`${fn}: needs integer or bool arrays, got dtype '${d}'`);
+};
+
+/** Integer arguments only (shifts). */
+export const integerOnly: DTypeRule = (fn, d) => {
+  if (isInteger(d)) return d;
+  throw new DTypeError(`${fn}: needs integer arrays, got dtype '${d}'`);
+};
+
 /** The result is bool (comparisons, logical ops, isnan, isfinite). */
 export const toBool: DTypeRule = () => 'bool';
 

@@ -91,6 +91,17 @@ export function logicalOr(x: Operand, y: Operand, opts?: CallOptions): LazyArray
 }
 
 /**
+ * Logical exclusive or (bool): true where exactly one of x and y is nonzero.
+ * @example
+ * logicalXor(fromArray([0, 1, 1]), fromArray([1, 1, 0])); // [true, false, true]
+ */
+export function logicalXor(x: Operand, y: Operand, opts?: CallOptions): LazyArray {
+  return withCallBackend('logicalXor', opts?.backend, () =>
+    elementwiseOp('logicalXor', toBool, x, y),
+  );
+}
+
+/**
  * Logical not (bool): true where x is zero.
  * @example
  * logicalNot(fromArray([0, 3])); // [true, false]
@@ -115,6 +126,24 @@ export function isnan(x: Operand, opts?: CallOptions): LazyArray {
  */
 export function isfinite(x: Operand, opts?: CallOptions): LazyArray {
   return withCallBackend('isfinite', opts?.backend, () => elementwiseOp('isfinite', toBool, x));
+}
+
+/**
+ * True where x is +Infinity or -Infinity.
+ * @example
+ * isinf(fromArray([1, -Infinity, Number.NaN])); // [false, true, false]
+ */
+export function isinf(x: Operand, opts?: CallOptions): LazyArray {
+  return withCallBackend('isinf', opts?.backend, () => elementwiseOp('isinf', toBool, x));
+}
+
+/**
+ * True where the sign bit of x is set: negative numbers, -0 and negative NaNs.
+ * @example
+ * signbit(fromArray([-1, -0, 0, 2])); // [true, true, false, false]
+ */
+export function signbit(x: Operand, opts?: CallOptions): LazyArray {
+  return withCallBackend('signbit', opts?.backend, () => elementwiseOp('signbit', toBool, x));
 }
 
 /**

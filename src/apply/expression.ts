@@ -11,7 +11,9 @@ import { formatValue } from '../chunking/format.ts';
 import { withCallBackend } from '../dispatch/with-backend.ts';
 import { ValueError } from '../errors.ts';
 import * as ar from './elementwise-arith.ts';
+import * as bw from './elementwise-bitwise.ts';
 import * as lg from './elementwise-logic.ts';
+import * as mt from './elementwise-math.ts';
 
 /** Options of elementwise(). */
 export interface ElementwiseOptions {
@@ -49,6 +51,23 @@ const UNARY: Record<string, readonly [(x: LazyArray) => LazyArray, ((x: number) 
   round: [ar.round],
   isnan: [lg.isnan],
   isfinite: [lg.isfinite],
+  isinf: [lg.isinf],
+  signbit: [lg.signbit],
+  acos: [mt.acos, Math.acos],
+  acosh: [mt.acosh, Math.acosh],
+  asin: [mt.asin, Math.asin],
+  asinh: [mt.asinh, Math.asinh],
+  atan: [mt.atan, Math.atan],
+  atanh: [mt.atanh, Math.atanh],
+  cosh: [mt.cosh, Math.cosh],
+  sinh: [mt.sinh, Math.sinh],
+  log2: [mt.log2, Math.log2],
+  log10: [mt.log10, Math.log10],
+  trunc: [mt.trunc, Math.trunc],
+  square: [mt.square, (x) => x * x],
+  reciprocal: [mt.reciprocal, (x) => 1 / x],
+  positive: [mt.positive, (x) => x],
+  bitwiseInvert: [bw.bitwiseInvert],
 };
 const BINARY: Record<string, (x: Value, y: Value) => LazyArray> = {
   '+': ar.add,
@@ -73,6 +92,22 @@ const BINARY: Record<string, (x: Value, y: Value) => LazyArray> = {
   min: ar.minimum,
   pow: ar.pow,
   floorDivide: ar.floorDivide,
+  '&': bw.bitwiseAnd,
+  '|': bw.bitwiseOr,
+  '^': bw.bitwiseXor,
+  '<<': bw.bitwiseLeftShift,
+  '>>': bw.bitwiseRightShift,
+  bitwiseAnd: bw.bitwiseAnd,
+  bitwiseOr: bw.bitwiseOr,
+  bitwiseXor: bw.bitwiseXor,
+  bitwiseLeftShift: bw.bitwiseLeftShift,
+  bitwiseRightShift: bw.bitwiseRightShift,
+  logicalXor: lg.logicalXor,
+  atan2: mt.atan2,
+  hypot: mt.hypot,
+  copysign: mt.copysign,
+  logaddexp: mt.logaddexp,
+  nextafter: mt.nextafter,
 };
 const CASTS: ReadonlySet<string> = new Set([
   'float64',
@@ -105,6 +140,8 @@ function foldBinary(op: string, x: number, y: number): number {
     max: Math.max,
     minimum: Math.min,
     min: Math.min,
+    atan2: Math.atan2,
+    hypot: Math.hypot,
   };
   const g = f[op];
   if (g === undefined) throw new ValueError(`${FN}: '${op}' needs an array operand`);
@@ -137,6 +174,7 @@ class Evaluator {
         if (n.operator === '-') return typeof x === 'number' ? -x : ar.negative(x);
         if (n.operator === '+') return x;
         if (n.operator === '!') return typeof x === 'number' ? Number(x === 0) : lg.logicalNot(x);
+        if (n.operator === '~') return typeof x === 'number' ? ~x : bw.bitwiseInvert(x);
         return this.fail(node, `unary '${n.operator}' is not part of the language`);
       }
       case 'BinaryExpression':
@@ -216,9 +254,10 @@ class Evaluator {
 
 /**
  * A custom elementwise kernel written once: `expr` in a small expression language over the
- * named `inputs` and `params` — `+ - * / % **`, comparisons, `&& || !`, `c ? a : b`,
- * where, maximum/minimum, clip, pow, sqrt exp expm1 log log1p sin cos tan tanh abs sign
- * floor ceil round isnan isfinite, casts (`float32(x)`, `int32(x)`, …), pi e inf nan. It
+ * named `inputs` and `params` — `+ - * / % **`, comparisons, `&& || !`, `& | ^ ~ << >>`,
+ * `c ? a : b`, where, maximum/minimum, clip, pow, the unary and binary math functions of
+ * tessera by name (sqrt exp log log2 sin acos sinh trunc isinf atan2 hypot copysign
+ * logaddexp nextafter logicalXor …), casts (`float32(x)`, `int32(x)`, …), pi e inf nan. It
  * builds tessera's elementwise operations, so it fuses into one compiled loop per block on
  * the CPU and one shader per block on the GPU, with NumPy's broadcasting and dtypes.
  * @example

@@ -1,16 +1,23 @@
 // Method forms on LazyArray (x.add(y), x.sum(), x.T, x.get('1:5'), …): each delegates to
 // the functional form with `this` as its first argument. Imported once by index.ts.
 
+import { flatten, ravel } from '../aliases.ts';
 import * as ax from '../apply/axes.ts';
+import * as cx from '../apply/complex-parts.ts';
 import { cumsum } from '../apply/cumsum.ts';
 import * as ar from '../apply/elementwise-arith.ts';
+import * as bw from '../apply/elementwise-bitwise.ts';
 import * as lg from '../apply/elementwise-logic.ts';
+import * as mt from '../apply/elementwise-math.ts';
 import { getIndex, mask, setIndex } from '../apply/indexing.ts';
 import { matmul, tensordot } from '../apply/linalg.ts';
 import { rechunk } from '../apply/rechunk.ts';
 import * as red from '../apply/reductions.ts';
 import { reshape } from '../apply/reshape.ts';
+import { nonzero, searchsorted } from '../apply/searching.ts';
+import { argsort, sort } from '../apply/sort.ts';
 import { take } from '../apply/take.ts';
+import { repeat } from '../apply/tiling.ts';
 import * as tr from '../apply/transpose.ts';
 import { layersToDot } from '../graph/visualize.ts';
 import { type ComputeOptions, compute } from './compute.ts';
@@ -64,6 +71,35 @@ const methods = {
   isfinite: lg.isfinite,
   clip: lg.clip,
   astype: lg.astype,
+  logicalXor: lg.logicalXor,
+  isinf: lg.isinf,
+  signbit: lg.signbit,
+  acos: mt.acos,
+  acosh: mt.acosh,
+  asin: mt.asin,
+  asinh: mt.asinh,
+  atan: mt.atan,
+  atan2: mt.atan2,
+  atanh: mt.atanh,
+  cosh: mt.cosh,
+  sinh: mt.sinh,
+  log2: mt.log2,
+  log10: mt.log10,
+  logaddexp: mt.logaddexp,
+  hypot: mt.hypot,
+  copysign: mt.copysign,
+  nextafter: mt.nextafter,
+  positive: mt.positive,
+  square: mt.square,
+  reciprocal: mt.reciprocal,
+  trunc: mt.trunc,
+  bitwiseAnd: bw.bitwiseAnd,
+  bitwiseOr: bw.bitwiseOr,
+  bitwiseXor: bw.bitwiseXor,
+  bitwiseInvert: bw.bitwiseInvert,
+  bitwiseLeftShift: bw.bitwiseLeftShift,
+  bitwiseRightShift: bw.bitwiseRightShift,
+  conj: cx.conj,
   sum: red.sum,
   prod: red.prod,
   mean: red.mean,
@@ -89,6 +125,13 @@ const methods = {
   take,
   matmul,
   tensordot,
+  sort,
+  argsort,
+  nonzero,
+  searchsorted,
+  repeat,
+  ravel,
+  flatten,
   get: getIndex,
   set: setIndex,
   mask,

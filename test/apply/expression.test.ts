@@ -92,7 +92,7 @@ describe('errors at build time, naming elementwise', () => {
     ['x = 1', /AssignmentExpression is not part/],
     ['"a" + x', /only number and boolean literals/],
     ['x.y', /MemberExpression is not part/],
-    ['x & 1', /operator '&' is not part/],
+    ['x >>> 1', /operator '>>>' is not part/],
     ['1 + 2', /reads no input array/],
     ['x + 1; x', /unexpected/],
   ])('%s', (expr, message) => {

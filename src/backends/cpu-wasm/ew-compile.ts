@@ -50,6 +50,7 @@ const NATIVE_UN: Record<string, string> = {
   sqrt: 'sqrt',
   floor: 'floor',
   ceil: 'ceil',
+  trunc: 'trunc',
   round: 'nearest',
 };
 /** JS functions called per lane, exactly those the cpu-js loops call. */
@@ -65,6 +66,20 @@ const IMPORTED: Record<string, (...a: number[]) => number> = {
   cos: Math.cos,
   tan: Math.tan,
   tanh: Math.tanh,
+  sinh: Math.sinh,
+  cosh: Math.cosh,
+  acos: Math.acos,
+  asin: Math.asin,
+  atan: Math.atan,
+  acosh: Math.acosh,
+  asinh: Math.asinh,
+  atanh: Math.atanh,
+  log2: Math.log2,
+  log10: Math.log10,
+  atan2: Math.atan2,
+  hypot: Math.hypot,
+  copysign: ewHelpers.copysign,
+  logaddexp: ewHelpers.logaddexp,
 };
 
 /** Every op name the compiler accepts. */
@@ -409,7 +424,8 @@ class LoopBuilder {
         return this.where(d, m(0), args[1]!, args[2]!);
     }
     if (d === 'bool') {
-      if (name === 'floor' || name === 'ceil' || name === 'round') return mask(m(0));
+      if (name === 'floor' || name === 'ceil' || name === 'round' || name === 'trunc')
+        return mask(m(0));
       const lane: Lane = args.some((a) => a.kind === 'f64') ? 'f64' : 'f32';
       const r = this.numeric(
         lane,
@@ -547,7 +563,8 @@ export function compileEwLoop(spec: WasmLoopSpec): CompiledLoop {
   const imports = b.importNames.map((n) => ({
     name: n,
     type: {
-      params: n === 'floorDivide' || n === 'remainder' || n === 'pow' ? [F64, F64] : [F64],
+      // the JS function's arity: Math.atan2, Math.hypot and the binary helpers take two
+      params: IMPORTED[n]!.length === 2 ? [F64, F64] : [F64],
       results: [F64],
     },
   }));

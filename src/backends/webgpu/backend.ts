@@ -6,7 +6,9 @@ import type { DType } from '../../array/dtype.ts';
 import { knownNoGpu } from '../../devices/probe.ts';
 import type { Backend, OpMeta, Verdict } from '../../dispatch/types.ts';
 import { VERSION } from '../../version.ts';
+import type { EwParams } from '../cpu-js/elementwise/expr.ts';
 import { GPU_DTYPES } from './gpu-dtype.ts';
+import { unsupportedWgslOp } from './wgsl-ew.ts';
 
 /** Kernels the GPU worker runs (the router runs 'to-device', 'passthrough', 'pick', 'fused'). */
 export const WEBGPU_KERNELS = [
@@ -72,6 +74,12 @@ export function webgpuCanRun(op: string, meta: OpMeta): Verdict {
     }
   }
   if (op === 'matmul' && meta.dtype !== 'float32') return 'GPU matmul is float32 only';
+  if (op === 'ew' && meta.params !== undefined) {
+    const bad = unsupportedWgslOp((meta.params as EwParams).expr);
+    if (bad !== undefined) {
+      return `the elementwise op '${bad}' has no WGSL translation accurate to float32`;
+    }
+  }
   const half = meta.dtype === 'float16' || meta.inputs.some((i) => i.dtype === 'float16');
   if (half && !FLOAT16_OPS.has(op)) {
     // Graphs widen float16 to float32 before these kernels (apply/float16-widen.ts).

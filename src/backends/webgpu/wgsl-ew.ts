@@ -34,8 +34,14 @@ const COMPARISONS: Record<string, string> = {
   greater: '>',
   greaterEqual: '>=',
 };
-const EXACT = new Set(['where', 'maximum', 'minimum', 'sign', 'floor', 'ceil', 'round']);
-const BUILTIN_MATH = new Set(['sqrt', 'exp', 'log', 'sin', 'cos', 'tan']);
+const EXACT = new Set(['where', 'maximum', 'minimum', 'sign', 'floor', 'ceil', 'round', 'trunc']);
+/**
+ * Float functions that are WGSL builtins of the same name (float dtypes only: toFloat ops).
+ * Left out, so dispatch declines them: WGSL's acos, asin, atan, atan2 (4096 ulp allowed,
+ * ~1e-4 off on lavapipe), sinh and cosh (overflow from e^x near 89), acosh, asinh and atanh
+ * (log formulas: 0 for tiny x, overflow for huge x) — the CPU gives float32-rounded results.
+ */
+const BUILTIN_MATH = new Set(['sqrt', 'exp', 'log', 'log2', 'sin', 'cos', 'tan']);
 const HELPER_MATH: Record<string, string> = { expm1: 'f_expm1', log1p: 'f_log1p', tanh: 'f_tanh' };
 const TYPED_OP: Record<string, Record<'f32' | 'i32' | 'u32', string>> = {
   floorDivide: { f32: 'f_floordiv', i32: 'i_floordiv', u32: 'u_floordiv' },
@@ -167,10 +173,38 @@ function arithmetic(op: string, a: readonly string[], t: 'f32' | 'i32' | 'u32'):
     case 'floor':
     case 'ceil':
     case 'round':
+    case 'trunc':
       return t === 'f32' ? `${op}(${x})` : x;
     default:
       throw new Error(`ew: unknown elementwise op '${op}'`);
   }
+}
+
+/** Ops arithmetic() and opCode() compile; dispatch declines expressions with any other. */
+const WGSL_OPS: ReadonlySet<string> = new Set([
+  ...Object.keys(COMPARISONS),
+  ...BUILTIN_MATH,
+  ...Object.keys(HELPER_MATH),
+  ...Object.keys(TYPED_OP),
+  ...['logicalAnd', 'logicalOr', 'logicalNot', 'isnan', 'isfinite', 'astype', 'where'],
+  ...['add', 'subtract', 'multiply', 'divide', 'negative', 'abs', 'sign'],
+  ...['floor', 'ceil', 'round', 'trunc'],
+]);
+
+/**
+ * The first op in `e` with no WGSL translation, if any (webgpu's canRun declines it, so
+ * dispatch falls back to a CPU backend, or an explicit `{ backend: 'webgpu' }` fails).
+ * @example
+ * unsupportedWgslOp({ op: 'nextafter', args: [{ in: 0 }, { in: 1 }], dtype: 'float32' }); // 'nextafter'
+ */
+export function unsupportedWgslOp(e: Expr): string | undefined {
+  if (!('op' in e)) return undefined;
+  if (!WGSL_OPS.has(e.op)) return e.op;
+  for (const a of e.args) {
+    const bad = unsupportedWgslOp(a);
+    if (bad !== undefined) return bad;
+  }
+  return undefined;
 }
 
 /** The u32 an element stores: float16 encoded (a float16 input passed through keeps its bits). */

@@ -18,6 +18,10 @@ export const BINARY = [
   'pow',
   'maximum',
   'minimum',
+  'atan2',
+  'hypot',
+  'copysign',
+  'logaddexp',
 ];
 export const UNARY = [
   'negative',
@@ -35,10 +39,21 @@ export const UNARY = [
   'cos',
   'tan',
   'tanh',
+  'trunc',
+  'sinh',
+  'cosh',
+  'acos',
+  'asin',
+  'atan',
+  'acosh',
+  'asinh',
+  'atanh',
+  'log2',
+  'log10',
 ];
 export const COMPARISONS = ['equal', 'notEqual', 'less', 'lessEqual', 'greater', 'greaterEqual'];
 export const BOOLEAN = ['logicalAnd', 'logicalOr', 'logicalNot', 'isnan', 'isfinite'];
-/** The 36 elementwise ops (plus astype). */
+/** The elementwise ops cpu-wasm compiles (plus astype). */
 export const ALL_OPS = [...BINARY, ...UNARY, ...COMPARISONS, ...BOOLEAN, 'where', 'astype'];
 
 const EDGE = [

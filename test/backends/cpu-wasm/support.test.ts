@@ -67,11 +67,11 @@ describe('cpu-wasm support', () => {
       meta(
         'ew',
         'float32',
-        { expr: { op: 'hypot', args: [{ in: 0 }], dtype: 'float32' }, dtype: 'float32' },
+        { expr: { op: 'nextafter', args: [{ in: 0 }], dtype: 'float32' }, dtype: 'float32' },
         [[9]],
         9,
       ),
-      "cpu-wasm: 'ew' with op 'hypot' is not implemented",
+      "cpu-wasm: 'ew' with op 'nextafter' is not implemented",
     ],
     [
       'reduce-partial',

@@ -8,6 +8,19 @@ import type { Chunk, Kernel } from '../../../kernels/types.ts';
 import { exprKey, type InputMode, type LoopSpec, loopSource } from './ew-codegen.ts';
 import type { EwParams, Expr } from './expr.ts';
 
+const F64 = new Float64Array(1);
+const U64 = new BigUint64Array(F64.buffer);
+const F32 = new Float32Array(1);
+const U32 = new Uint32Array(F32.buffer);
+
+/** nextafter where bits are not needed: NaN, x = y, and ±0 (the smallest subnormal, signed as y). */
+function nextBits(x: number, y: number, smallest: number): number | undefined {
+  if (Number.isNaN(x) || Number.isNaN(y)) return Number.NaN;
+  if (x === y) return y;
+  if (x === 0) return y > 0 ? smallest : -smallest;
+  return undefined;
+}
+
 /** A compiled loop: fills `out` from input data laid out by `shape` and `strides`. */
 type Loop = (
   out: TypedArray,
@@ -71,6 +84,49 @@ export const ewHelpers = {
     if (a === 1) return 1;
     if (a === -1 && (b === Infinity || b === -Infinity)) return 1;
     return a ** b;
+  },
+  /** True (1) when the sign bit of x is set: -0 and negative NaNs included. */
+  signbit(x: number): number {
+    if (x !== 0 && !Number.isNaN(x)) return x < 0 ? 1 : 0;
+    F64[0] = x;
+    return Number(U64[0]! >> 63n);
+  },
+  /** |x| with the sign bit of y (C's copysign). */
+  copysign(x: number, y: number): number {
+    const neg = ewHelpers.signbit(y) === 1;
+    const a = Math.abs(x);
+    return neg ? -a : a;
+  },
+  /** log(exp(x) + exp(y)) without overflow (npy_logaddexp). */
+  logaddexp(x: number, y: number): number {
+    if (x === y) return x + Math.LN2; // infinities of one sign
+    const d = x - y;
+    if (d > 0) return x + Math.log1p(Math.exp(-d));
+    if (d <= 0) return y + Math.log1p(Math.exp(d));
+    return d; // NaN
+  },
+  /** The next float64 after x toward y (C's nextafter). */
+  nextafter64(x: number, y: number): number {
+    const edge = nextBits(x, y, 5e-324);
+    if (edge !== undefined) return edge;
+    F64[0] = x;
+    U64[0] = x < y === x > 0 ? U64[0]! + 1n : U64[0]! - 1n;
+    return F64[0];
+  },
+  /** The next float32 after x toward y (x, y float32 values). */
+  nextafter32(x: number, y: number): number {
+    const edge = nextBits(x, y, 2 ** -149);
+    if (edge !== undefined) return edge;
+    F32[0] = x;
+    U32[0] = x < y === x > 0 ? U32[0]! + 1 : U32[0]! - 1;
+    return F32[0];
+  },
+  /** The next float16 after x toward y (x, y float16 values). */
+  nextafter16(x: number, y: number): number {
+    const edge = nextBits(x, y, 2 ** -24);
+    if (edge !== undefined) return edge;
+    const b = float16Bits(x);
+    return float16Value(x < y === x > 0 ? b + 1 : b - 1);
   },
   /** Round half to even (NumPy's round); Math.round rounds half up. */
   roundHalfEven(x: number): number {

@@ -2,9 +2,12 @@
 // Every op node becomes one local per element (no temporary arrays); its value is cast to its dtype.
 // float16 blocks hold bits: loads decode them, each float16 node rounds, stores encode (H.f16*).
 
-import { type DType, kindOf, resultType } from '../../../array/dtype.ts';
+import type { DType } from '../../../array/dtype.ts';
 import { roundToFloat16 } from '../../../array/float16.ts';
+import { EXACT, opCode, scalarCasts } from './ew-ops.ts';
 import type { Expr } from './expr.ts';
+
+export { EXACT } from './ew-ops.ts';
 
 /**
  * How an input block is read: `c` contiguous with the output (flat index), `s` one value
@@ -29,40 +32,6 @@ interface Emitted {
   /** The value of a weak scalar. */
   readonly value?: number;
 }
-
-/** Ops whose value is always representable in the node's dtype (no cast needed). */
-export const EXACT: ReadonlySet<string> = new Set([
-  'where',
-  'maximum',
-  'minimum',
-  'sign',
-  'floor',
-  'ceil',
-  'round',
-  'equal',
-  'notEqual',
-  'less',
-  'lessEqual',
-  'greater',
-  'greaterEqual',
-  'logicalAnd',
-  'logicalOr',
-  'logicalNot',
-  'isnan',
-  'isfinite',
-]);
-
-/** Ops computed on their arguments' promoted dtype but producing bool. */
-const COMPARISONS: Record<string, string> = {
-  equal: '===',
-  notEqual: '!==',
-  less: '<',
-  lessEqual: '<=',
-  greater: '>',
-  greaterEqual: '>=',
-};
-
-const UNARY_MATH = new Set(['sqrt', 'exp', 'expm1', 'log', 'log1p', 'sin', 'cos', 'tan', 'tanh']);
 
 /** A JS literal for a number that survives NaN, ±Infinity and -0. */
 export function literal(v: number): string {
@@ -128,81 +97,6 @@ export function castCode(code: string, d: DType): string {
     case 'uint8':
       return `(${code} & 255)`;
   }
-}
-
-/** The body of one op node, before the cast to its dtype. `a` are argument codes. */
-function opCode(op: string, a: readonly string[], d: DType): string {
-  const k = kindOf(d);
-  const intLike = k === 'int' || k === 'uint';
-  const [x, y, z] = a as [string, string, string];
-  if (op in COMPARISONS) return `(${x} ${COMPARISONS[op]} ${y} ? 1 : 0)`;
-  if (UNARY_MATH.has(op)) return `Math.${op}(${x})`;
-  switch (op) {
-    case 'add':
-      return `(${x} + ${y})`;
-    case 'subtract':
-      return `(${x} - ${y})`;
-    case 'multiply':
-      return intLike ? `Math.imul(${x}, ${y})` : `(${x} * ${y})`;
-    case 'divide':
-      return `(${x} / ${y})`;
-    case 'floorDivide':
-      return intLike ? `(${y} === 0 ? 0 : Math.floor(${x} / ${y}))` : `H.floorDivide(${x}, ${y})`;
-    case 'remainder':
-      return intLike ? `H.remainderInt(${x}, ${y})` : `H.remainder(${x}, ${y})`;
-    case 'pow':
-      return intLike ? `H.powInt(${x}, ${y})` : `H.pow(${x}, ${y})`;
-    case 'negative':
-      return `(-${x})`;
-    case 'abs':
-      return `Math.abs(${x})`;
-    case 'sign':
-      return `(${x} > 0 ? 1 : ${x} < 0 ? -1 : ${x} === 0 ? 0 : ${x})`;
-    case 'floor':
-    case 'ceil':
-      return intLike || k === 'bool' ? x : `Math.${op}(${x})`;
-    case 'round':
-      return intLike || k === 'bool' ? x : `H.roundHalfEven(${x})`;
-    case 'maximum':
-      return `Math.max(${x}, ${y})`;
-    case 'minimum':
-      return `Math.min(${x}, ${y})`;
-    case 'where':
-      return `(${x} !== 0 ? ${y} : ${z})`;
-    case 'logicalAnd':
-      return `(${x} !== 0 && ${y} !== 0 ? 1 : 0)`;
-    case 'logicalOr':
-      return `(${x} !== 0 || ${y} !== 0 ? 1 : 0)`;
-    case 'logicalNot':
-      return `(${x} === 0 ? 1 : 0)`;
-    case 'isnan':
-      return `(${x} !== ${x} ? 1 : 0)`;
-    case 'isfinite':
-      return `(${x} - ${x} === 0 ? 1 : 0)`;
-    case 'astype':
-      return x;
-    default:
-      throw new Error(`ew: unknown elementwise op '${op}'`);
-  }
-}
-
-/**
- * Per argument, the dtype a weak scalar there is cast to: the promoted float dtype for
- * comparisons (integer scalars stay exact there, as NumPy 2 compares them), nothing where
- * only truthiness counts (logical ops, where's condition) or for astype, the node's
- * dtype otherwise (so `uint8 - 1` wraps and `float32 * 0.1` multiplies by fround(0.1)).
- */
-function scalarCasts(op: string, d: DType, args: readonly ValType[]): (DType | null)[] {
-  if (op in COMPARISONS) {
-    const rt = resultType(...args.map((t) => (t === 'weak' ? 0.5 : t)));
-    const cd = kindOf(rt) === 'float' ? rt : null;
-    return args.map(() => cd);
-  }
-  if (op === 'where') return [null, d, d];
-  if (op.startsWith('logical') || op === 'isnan' || op === 'isfinite' || op === 'astype') {
-    return args.map(() => null);
-  }
-  return args.map(() => d);
 }
 
 /** Builds the statements of one loop body, one local per distinct node. */

@@ -6,6 +6,9 @@ import { NDArray } from '../../../array/ndarray.ts';
 import type { Chunk, Kernel } from '../../../kernels/types.ts';
 import { convertBlock } from '../layout/layout.ts';
 
+/** The operation a scan accumulates with. */
+export type ScanOp = 'sum' | 'prod';
+
 /** A block seen as [pre, n, post] around `axis`. */
 function around(shape: readonly number[], axis: number): [number, number, number] {
   let pre = 1;
@@ -27,15 +30,17 @@ function block(c: Chunk | undefined): NDArray {
  * @example
  * cumsumBlock(ndarray([1, 2, 3]), 0, 'float64').toArray(); // [1, 3, 6]
  */
-export function cumsumBlock(x: NDArray, axis: number, dtype: DType): NDArray {
+export function cumsumBlock(x: NDArray, axis: number, dtype: DType, op: ScanOp = 'sum'): NDArray {
   const [pre, n, post] = around(x.shape, axis);
   const out = allocate(dtype, x.size);
   const src = (isFloat(dtype) ? x : convertBlock(x, dtype)).data;
+  const prod = op === 'prod';
+  const unit = prod ? 1 : 0;
   if (post === 1) {
     for (let i = 0; i < pre; i++) {
-      let acc = 0;
+      let acc = unit;
       for (let k = i * n; k < (i + 1) * n; k++) {
-        acc += src[k]!;
+        acc = prod ? acc * src[k]! : acc + src[k]!;
         out[k] = acc;
       }
     }
@@ -43,12 +48,12 @@ export function cumsumBlock(x: NDArray, axis: number, dtype: DType): NDArray {
   }
   const run = new Float64Array(post);
   for (let i = 0; i < pre; i++) {
-    run.fill(0);
+    run.fill(unit);
     const base = i * n * post;
     for (let k = 0; k < n; k++) {
       const row = base + k * post;
       for (let q = 0; q < post; q++) {
-        const v = run[q]! + src[row + q]!;
+        const v = prod ? run[q]! * src[row + q]! : run[q]! + src[row + q]!;
         run[q] = v;
         out[row + q] = v;
       }
@@ -71,8 +76,8 @@ export function lastSlice(x: NDArray, axis: number): NDArray {
   return new NDArray(out, shape, x.dtype);
 }
 
-/** `x + carry`, with `carry` (size 1 along `axis`) repeated along it. */
-export function addCarry(x: NDArray, carry: NDArray, axis: number): NDArray {
+/** `x + carry` (or `x * carry`), with `carry` (size 1 along `axis`) repeated along it. */
+export function addCarry(x: NDArray, carry: NDArray, axis: number, op: ScanOp = 'sum'): NDArray {
   const [pre, n, post] = around(x.shape, axis);
   const out = allocate(x.dtype, x.size);
   const src = x.data;
@@ -80,7 +85,10 @@ export function addCarry(x: NDArray, carry: NDArray, axis: number): NDArray {
   for (let i = 0; i < pre; i++) {
     for (let k = 0; k < n; k++) {
       const row = (i * n + k) * post;
-      for (let q = 0; q < post; q++) out[row + q] = src[row + q]! + c[i * post + q]!;
+      for (let q = 0; q < post; q++) {
+        out[row + q] =
+          op === 'prod' ? src[row + q]! * c[i * post + q]! : src[row + q]! + c[i * post + q]!;
+      }
     }
   }
   return new NDArray(out, x.shape, x.dtype);
@@ -89,23 +97,31 @@ export function addCarry(x: NDArray, carry: NDArray, axis: number): NDArray {
 /** Scan kernels by name; registered in backends/cpu-js/registry. */
 export const scanKernels: Record<string, Kernel<never>> = {
   /** Per-block cumulative sum: params `{ axis, dtype }`. */
-  'cumsum-block': ((inputs: Chunk[], p: { axis: number; dtype: DType }) =>
-    cumsumBlock(block(inputs[0]), p.axis, p.dtype)) as Kernel<never>,
+  'cumsum-block': ((inputs: Chunk[], p: { axis: number; dtype: DType; op?: ScanOp }) =>
+    cumsumBlock(block(inputs[0]), p.axis, p.dtype, p.op)) as Kernel<never>,
   /** A scanned block's total along `axis`: params `{ axis }`. */
-  'cumsum-total': ((inputs: Chunk[], p: { axis: number }) =>
-    lastSlice(block(inputs[0]), p.axis)) as Kernel<never>,
-  /** Carry of the next block: the sum of the inputs (previous carry and total). */
-  'cumsum-carry': ((inputs: Chunk[]) => {
+  'cumsum-total': ((inputs: Chunk[], p: { axis: number; op?: ScanOp }) => {
+    const x = block(inputs[0]);
+    const last = lastSlice(x, p.axis);
+    // an empty block's total is the unit of the operation
+    if (p.op === 'prod' && x.shape[p.axis] === 0) last.data.fill(1);
+    return last;
+  }) as Kernel<never>,
+  /** Carry of the next block: the inputs (previous carry and total) combined by `op`. */
+  'cumsum-carry': ((inputs: Chunk[], p?: { op?: ScanOp }) => {
     const first = block(inputs[0]);
     if (inputs.length === 1) return first;
     const out = allocate(first.dtype, first.size);
     const b = block(inputs[1]).data;
-    for (let i = 0; i < out.length; i++) out[i] = first.data[i]! + b[i]!;
+    const prod = p?.op === 'prod';
+    for (let i = 0; i < out.length; i++) {
+      out[i] = prod ? first.data[i]! * b[i]! : first.data[i]! + b[i]!;
+    }
     return new NDArray(out, first.shape, first.dtype);
   }) as Kernel<never>,
-  /** A scanned block plus its carry (the first block has none): params `{ axis }`. */
-  'cumsum-add': ((inputs: Chunk[], p: { axis: number }) => {
+  /** A scanned block combined with its carry (the first block has none): params `{ axis, op }`. */
+  'cumsum-add': ((inputs: Chunk[], p: { axis: number; op?: ScanOp }) => {
     const x = block(inputs[0]);
-    return inputs.length === 1 ? x : addCarry(x, block(inputs[1]), p.axis);
+    return inputs.length === 1 ? x : addCarry(x, block(inputs[1]), p.axis, p.op);
   }) as Kernel<never>,
 };

@@ -1,0 +1,52 @@
+// real, imag and conj: the parts of complex numbers. On real dtypes (all tessera has today)
+// they are the standard's identities: real(x) = x, imag(x) = zeros, conj(x) = x.
+
+import { zerosLike } from '../array/creation-like.ts';
+import { type DType, isFloat, isInteger } from '../array/dtype.ts';
+import { type ArrayLike, asLazy } from '../array/from-array.ts';
+import type { LazyArray } from '../array/lazy-array.ts';
+import { DTypeError } from '../errors.ts';
+import { elementwise, node } from './elementwise.ts';
+
+function numericArray(fn: string, x: ArrayLike): LazyArray {
+  const a = asLazy(x, fn);
+  if (!isFloat(a.dtype) && !isInteger(a.dtype)) {
+    throw new DTypeError(`${fn}: needs a numeric array, got dtype '${a.dtype}'`);
+  }
+  return a;
+}
+
+/**
+ * The real part; for real dtypes, x itself.
+ * @example
+ * real(fromArray([1.5, -2])); // [1.5, -2]
+ */
+export function real(x: ArrayLike): LazyArray {
+  return numericArray('real', x);
+}
+
+/**
+ * The imaginary part; for real dtypes, zeros of x's shape, dtype and chunks (unknown
+ * sizes kept).
+ * @example
+ * imag(fromArray([1.5, -2])); // [0, 0]
+ */
+export function imag(x: ArrayLike): LazyArray {
+  const a = numericArray('imag', x);
+  const d: DType = a.dtype;
+  if (a.shape.every((s) => s !== null)) return zerosLike(a);
+  // unknown sizes: `x && 0` (0 even for NaN) over x's blocks keeps their chunks
+  return elementwise('imag', [a], ([v]) => {
+    const zero = node('logicalAnd', [v!.leaf, { const: 0 }], 'bool');
+    return { expr: node('astype', [zero], d), dtype: d };
+  });
+}
+
+/**
+ * The complex conjugate; for real dtypes, x itself.
+ * @example
+ * conj(fromArray([1.5, -2])); // [1.5, -2]
+ */
+export function conj(x: ArrayLike): LazyArray {
+  return numericArray('conj', x);
+}

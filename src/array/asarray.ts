@@ -1,0 +1,33 @@
+// asarray: the Array API's door from any array-like to a LazyArray, with an optional dtype.
+// A LazyArray passes through (cast if asked); eager data is wrapped by fromArray.
+
+import { astype } from '../apply/elementwise-logic.ts';
+import { checkOptions } from './check-options.ts';
+import { checkDType } from './dtype.ts';
+import { type ArrayData, type FromArrayOptions, fromArray } from './from-array.ts';
+import { LazyArray } from './lazy-array.ts';
+
+/** Options of asarray. */
+export interface AsarrayOptions extends Pick<FromArrayOptions, 'dtype' | 'chunks'> {
+  /** Arrays are immutable here, so a copy is never needed; accepted for the standard. */
+  copy?: boolean | null;
+}
+
+/**
+ * `obj` as a LazyArray: a LazyArray itself (cast when `dtype` differs), or eager data
+ * (NDArray, TypedArray, nested numbers, a number) wrapped as fromArray does.
+ * @example
+ * asarray([[1, 2], [3, 4]], { dtype: 'float32' }).dtype; // 'float32'
+ */
+export function asarray(
+  obj: LazyArray | ArrayData | number | boolean,
+  opts?: AsarrayOptions,
+): LazyArray {
+  const o = checkOptions('asarray', opts);
+  const dtype = o.dtype === undefined ? undefined : checkDType('asarray', o.dtype);
+  if (obj instanceof LazyArray) return dtype === undefined ? obj : astype(obj, dtype);
+  return fromArray(obj as ArrayData, {
+    ...(dtype === undefined ? {} : { dtype }),
+    ...(o.chunks === undefined ? {} : { chunks: o.chunks }),
+  });
+}

@@ -1,0 +1,44 @@
+// The take-along-axis kernel: out[..., j, ...] = x[..., idx[..., j, ...], ...] along one axis,
+// the block of x holding that whole axis; negative indices wrap, others out of range throw.
+
+import { allocate } from '../../../array/dtype.ts';
+import { NDArray } from '../../../array/ndarray.ts';
+import { IndexError } from '../../../errors.ts';
+import type { Chunk, Kernel } from '../../../kernels/types.ts';
+
+/**
+ * Gather `x` along `axis` at `idx` (same shape as x except along the axis).
+ * @example
+ * takeAlongBlock(ndarray([10, 20, 30]), ndarray(new Int32Array([2, 0])), 0); // [30, 10]
+ */
+export function takeAlongBlock(x: NDArray, idx: NDArray, axis: number): NDArray {
+  let pre = 1;
+  let post = 1;
+  for (let ax = 0; ax < axis; ax++) pre *= x.shape[ax]!;
+  for (let ax = axis + 1; ax < x.ndim; ax++) post *= x.shape[ax]!;
+  const n = x.shape[axis]!;
+  const m = idx.shape[axis]!;
+  const out = allocate(x.dtype, pre * m * post);
+  for (let i = 0; i < pre; i++) {
+    for (let j = 0; j < m; j++) {
+      for (let q = 0; q < post; q++) {
+        const at = (i * m + j) * post + q;
+        let k = idx.data[at]!;
+        if (k < 0) k += n;
+        if (k < 0 || k >= n) {
+          throw new IndexError(
+            `takeAlongAxis: index ${idx.data[at]} is out of bounds for size ${n}`,
+          );
+        }
+        out[at] = x.data[(i * n + k) * post + q]!;
+      }
+    }
+  }
+  return new NDArray(out, idx.shape, x.dtype);
+}
+
+/** Kernels by name; registered in backends/cpu-js/registry. */
+export const takeAlongKernels: Record<string, Kernel<never>> = {
+  'take-along-axis': ((inputs: Chunk[], p: { axis: number }) =>
+    takeAlongBlock(inputs[0] as NDArray, inputs[1] as NDArray, p.axis)) as unknown as Kernel<never>,
+};
