@@ -96,6 +96,7 @@ export {
 export { reshape } from './apply/reshape.ts';
 export { take } from './apply/take.ts';
 export { moveaxis, permuteDims, swapaxes, transpose } from './apply/transpose.ts';
+export { convolve, medianFilter } from './apply/window-filters.ts';
 export { type ZoomOptions, zoom } from './apply/zoom.ts';
 export { type Computed, type ComputeOptions, compute } from './array/compute.ts';
 export {

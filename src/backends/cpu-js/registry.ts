@@ -26,6 +26,7 @@ import { randomKernels } from './source/random.ts';
 import { sourceReducePartial } from './source/source-reduce.ts';
 import { correlateKernels } from './stencil/correlate.ts';
 import { differenceKernels } from './stencil/difference.ts';
+import { windowKernels } from './stencil/window.ts';
 import { stencilKernels } from './stencil/zoom.ts';
 
 /** The default registry of built-in kernels. */
@@ -102,3 +103,4 @@ registerKernels(stencilKernels);
 registerKernels(overlapKernels);
 registerKernels(differenceKernels);
 registerKernels(correlateKernels);
+registerKernels(windowKernels);
