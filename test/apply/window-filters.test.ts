@@ -80,7 +80,7 @@ describe('window filters', () => {
     const deps: Record<string, number[]> = {};
     for (let t = 0; t < table.count; t++) {
       const op = table.layers[table.layerOf[t]!]!.op;
-      (deps[op] ??= []).push(table.depCount[t]!);
+      deps[op] = [...(deps[op] ?? []), table.depCount[t]!];
     }
     expect(deps.overlap!.length).toBe(9);
     expect(Math.max(...deps.overlap!)).toBe(9);
