@@ -77,6 +77,7 @@ export {
   overlap,
   trimOverlap,
 } from './apply/overlap.ts';
+export { type PadMode, type PadOptions, type PadWidths, pad } from './apply/pad.ts';
 export { type RechunkOptions, rechunk } from './apply/rechunk.ts';
 export {
   all,
