@@ -10,6 +10,12 @@ export {
   type BlockwiseOptions,
   blockwise,
 } from './apply/blockwise.ts';
+export {
+  type CoarsenOptions,
+  type CoarsenReduction,
+  type CoarsenReductionName,
+  coarsen,
+} from './apply/coarsen.ts';
 export { concat, stack } from './apply/concat.ts';
 export { cumsum } from './apply/cumsum.ts';
 export { type DiffOptions, diff, gradient } from './apply/difference.ts';
