@@ -4,6 +4,7 @@
 import './array/methods.ts';
 
 export { broadcastTo, expandDims, flip, squeeze } from './apply/axes.ts';
+export { type BincountOptions, bincount } from './apply/bincount.ts';
 export {
   type AdjustChunks,
   type BlockInfo,
@@ -70,6 +71,13 @@ export {
   gaussianFilter,
   uniformFilter,
 } from './apply/filters.ts';
+export {
+  type Bins,
+  type Histogram2dOptions,
+  type HistogramOptions,
+  histogram,
+  histogram2d,
+} from './apply/histogram.ts';
 export { getIndex, type Index, mask, setIndex } from './apply/indexing.ts';
 export { type LazyApplyArg, type LazyApplyOptions, lazyApply } from './apply/lazy-apply.ts';
 export { matmul, tensordot } from './apply/linalg.ts';
