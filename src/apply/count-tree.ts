@@ -47,8 +47,10 @@ export function partialCounts(spec: PartialSpec): Layer {
     dtype: 'float64',
     task: (b): TaskSpec => {
       const blk = unravelBlock(b[0]!, grid);
-      const inputs: BlockRef[] = [[0, blk]];
-      spec.deps.forEach((d, i) => inputs.push([i + 1, d.ndim === 0 ? [] : blk]));
+      const inputs: BlockRef[] = [
+        [0, blk],
+        ...spec.deps.map((d, i): BlockRef => [i + 1, d.ndim === 0 ? [] : blk]),
+      ];
       return { kernel: spec.kernel, inputs, params: spec.params };
     },
   });
