@@ -110,6 +110,7 @@ export {
 } from './apply/reductions.ts';
 export { reshape } from './apply/reshape.ts';
 export { take } from './apply/take.ts';
+export { argtopk, type TopkOptions, topk } from './apply/topk.ts';
 export { moveaxis, permuteDims, swapaxes, transpose } from './apply/transpose.ts';
 export { convolve, medianFilter } from './apply/window-filters.ts';
 export { type ZoomOptions, zoom } from './apply/zoom.ts';
