@@ -166,6 +166,8 @@ export {
 } from './dispatch/with-backend.ts';
 export * from './errors.ts';
 export { type FromNpyOptions, fromNpy } from './io/npy.ts';
+export { fromNpyStack, type ToNpyStackOptions, toNpyStack } from './io/npy-stack.ts';
+export { toNpy } from './io/to-npy.ts';
 export { type FromZarrOptions, fromZarr, type ToZarrOptions, toZarr } from './io/zarr.ts';
 export {
   type CodePolicy,

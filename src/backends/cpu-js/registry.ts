@@ -4,6 +4,7 @@
 import { NDArray } from '../../array/ndarray.ts';
 import { ShapeError, TaskError } from '../../errors.ts';
 import { npyKernels } from '../../io/npy-read.ts';
+import { npyWriteKernels } from '../../io/npy-write.ts';
 import { zarrKernels } from '../../io/zarr-io.ts';
 import { kernelLabel } from '../../kernels/run-task.ts';
 import type { AsyncKernel, Chunk, Kernel, KernelRegistry } from '../../kernels/types.ts';
@@ -94,6 +95,7 @@ registerKernels(scanKernels);
 registerKernels(blockwiseKernels);
 registerKernels(matmulKernels);
 registerKernels(npyKernels);
+registerKernels(npyWriteKernels);
 registerKernels(zarrKernels);
 registerKernels(einsumKernels);
 registerKernels(elementwiseKernels);
