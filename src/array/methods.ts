@@ -11,6 +11,7 @@ import { rechunk } from '../apply/rechunk.ts';
 import * as red from '../apply/reductions.ts';
 import { reshape } from '../apply/reshape.ts';
 import { take } from '../apply/take.ts';
+import { argtopk, topk } from '../apply/topk.ts';
 import * as tr from '../apply/transpose.ts';
 import { layersToDot } from '../graph/visualize.ts';
 import { type ComputeOptions, compute } from './compute.ts';
@@ -74,6 +75,8 @@ const methods = {
   any: red.any,
   all: red.all,
   cumsum,
+  topk,
+  argtopk,
   reshape,
   permuteDims: tr.permuteDims,
   transpose: tr.transpose,

@@ -303,6 +303,8 @@ describe('method forms on LazyArray', () => {
     ['var', [{ axis: 0 }]],
     ['argmax', [{ axis: 1 }]],
     ['cumsum', [{ axis: 0 }]],
+    ['topk', [2, { axis: 1 }]],
+    ['argtopk', [-2]],
     ['reshape', [[6, 4]]],
     ['permuteDims', [[1, 0]]],
     ['swapaxes', [0, 1]],
