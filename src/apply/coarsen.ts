@@ -115,13 +115,16 @@ export function alignedChunks(chunks: readonly number[], f: number): number[] {
 
 /** `a` with every coarsened axis a whole number of windows (trimmed, padded, or an error). */
 function fitWindows(fn: string, a: LazyArray, factors: number[], opts: CoarsenOptions): LazyArray {
-  const sizes = a.shape as number[];
-  const excess = sizes.map((n, ax) => n % factors[ax]!);
+  const sizes = a.shape;
+  // axes not coarsened (factor 1) may be of unknown size: they never have an excess
+  const excess = sizes.map((n, ax) => (factors[ax] === 1 ? 0 : (n as number) % factors[ax]!));
   if (excess.every((e) => e === 0)) return a;
   if (opts.trimExcess === true) {
     return getitem(
       a,
-      sizes.map((n, ax) => ({ start: 0, stop: n - excess[ax]! })),
+      sizes.map((n, ax) =>
+        excess[ax] === 0 ? {} : { start: 0, stop: (n as number) - excess[ax]! },
+      ),
     );
   }
   if (opts.pad !== undefined) {

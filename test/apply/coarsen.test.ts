@@ -125,6 +125,20 @@ describe('coarsen', () => {
     expect(Array.from(e.data)).toEqual([2, 5, 6]);
   });
 
+  test('axes of unknown size that are not coarsened are fine, trimmed or not', async () => {
+    const rows = arange(6).mask(arange(6).greater(2)); // 3 elements, unknown until computed
+    const x = rows
+      .expandDims({ axis: 1 })
+      .multiply(arange(5, { dtype: 'float64' }).reshape([1, 5]));
+    const y = coarsen('sum', x, { 1: 2 }, { trimExcess: true });
+    expect(y.shape).toEqual([null, 2]);
+    expect((await compute(y, SYNC)).toNested()).toEqual([
+      [3, 15],
+      [4, 20],
+      [5, 25],
+    ]);
+  });
+
   test.each([
     [
       () => coarsen('sum', arange(7), { 0: 2 }),
