@@ -45,6 +45,8 @@ export function partialCounts(spec: PartialSpec): Layer {
     deps: [spec.x.layer, ...spec.deps.map((d) => d.layer)],
     chunks: [new Array<Size>(nb).fill(first!), ...rest.map((s) => [s])],
     dtype: 'float64',
+    // for a 1-D x the partial grid is x's: each partial fuses with the task making its block
+    fusable: spec.x.ndim === 1,
     task: (b): TaskSpec => {
       const blk = unravelBlock(b[0]!, grid);
       const inputs: BlockRef[] = [
