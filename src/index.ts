@@ -20,12 +20,19 @@ export {
 } from './aliases.ts';
 export { type AverageOptions, average } from './apply/average.ts';
 export { broadcastTo, expandDims, flip, squeeze } from './apply/axes.ts';
+export { type BincountOptions, bincount } from './apply/bincount.ts';
 export {
   type AdjustChunks,
   type BlockInfo,
   type BlockwiseOptions,
   blockwise,
 } from './apply/blockwise.ts';
+export {
+  type CoarsenOptions,
+  type CoarsenReduction,
+  type CoarsenReductionName,
+  coarsen,
+} from './apply/coarsen.ts';
 export { conj, imag, real } from './apply/complex-parts.ts';
 export { concat, stack } from './apply/concat.ts';
 export { type CorrcoefOptions, type CovOptions, corrcoef, cov } from './apply/covariance.ts';
@@ -123,6 +130,13 @@ export {
   gaussianFilter,
   uniformFilter,
 } from './apply/filters.ts';
+export {
+  type Bins,
+  type Histogram2dOptions,
+  type HistogramOptions,
+  histogram,
+  histogram2d,
+} from './apply/histogram.ts';
 export { getIndex, type Index, mask, setIndex } from './apply/indexing.ts';
 export {
   type ApplyArgFor,
@@ -166,6 +180,7 @@ export {
   overlap,
   trimOverlap,
 } from './apply/overlap.ts';
+export { type PadMode, type PadOptions, type PadWidths, pad } from './apply/pad.ts';
 export {
   median,
   nanmedian,
@@ -203,10 +218,12 @@ export { argsort, type SortOptions, sort } from './apply/sort.ts';
 export { broadcastArrays, meshgrid, unstack } from './apply/stacking.ts';
 export { take } from './apply/take.ts';
 export { repeat, roll, tile } from './apply/tiling.ts';
+export { argtopk, type TopkOptions, topk } from './apply/topk.ts';
 export { moveaxis, permuteDims, swapaxes, transpose } from './apply/transpose.ts';
 export { type EyeOptions, eye, tril, triu } from './apply/triangle.ts';
 export { uniqueAll, uniqueCounts, uniqueInverse, uniqueValues } from './apply/unique.ts';
 export { matrixTranspose, vecdot } from './apply/vecdot.ts';
+export { convolve, medianFilter } from './apply/window-filters.ts';
 export { type ZoomOptions, zoom } from './apply/zoom.ts';
 export { type AsarrayOptions, asarray } from './array/asarray.ts';
 export { type Computed, type ComputeOptions, compute } from './array/compute.ts';
@@ -277,6 +294,8 @@ export {
 } from './dispatch/with-backend.ts';
 export * from './errors.ts';
 export { type FromNpyOptions, fromNpy } from './io/npy.ts';
+export { fromNpyStack, type ToNpyStackOptions, toNpyStack } from './io/npy-stack.ts';
+export { toNpy } from './io/to-npy.ts';
 export { type FromZarrOptions, fromZarr, type ToZarrOptions, toZarr } from './io/zarr.ts';
 export {
   type CodePolicy,

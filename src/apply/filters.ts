@@ -1,63 +1,22 @@
 // uniformFilter and gaussianFilter (scipy.ndimage's): separable, one 1-D correlation per
 // axis, each pass an overlap of the kernel's radius and a 'correlate-axis' stencil.
 
-import { type ArrayLike, asLazy } from '../array/from-array.ts';
+import type { ArrayLike } from '../array/from-array.ts';
 import { LazyArray } from '../array/lazy-array.ts';
 import type { CorrelateAxisParams } from '../backends/cpu-js/stencil/correlate.ts';
 import { formatValue } from '../chunking/format.ts';
-import type { Boundary } from '../chunking/overlap-plan.ts';
-import { DTypeError, ValueError } from '../errors.ts';
+import type { AxisDepth, EdgeRule } from '../chunking/overlap-plan.ts';
+import { ValueError } from '../errors.ts';
 import { defineLayer } from '../graph/define-layer.ts';
-import { overlapFor } from './overlap.ts';
+import { edgeRuleOf, type FilterOptions, filterInput, perAxis } from './filter-mode.ts';
+import { overlapRules } from './overlap.ts';
 
-/** scipy.ndimage's edge modes that overlap can express ('reflect' is NumPy's symmetric). */
-export type FilterMode = 'reflect' | 'nearest' | 'wrap' | 'constant';
-
-/** Options of the ndimage filters. */
-export interface FilterOptions {
-  /** How the input is extended past its edges (default 'reflect', as scipy's). */
-  readonly mode?: FilterMode;
-  /** The value past the edges for mode 'constant' (default 0). */
-  readonly cval?: number;
-}
+export type { FilterMode, FilterOptions } from './filter-mode.ts';
 
 /** Options of gaussianFilter. */
 export interface GaussianFilterOptions extends FilterOptions {
   /** The kernel's radius in standard deviations (default 4, as scipy's). */
   readonly truncate?: number;
-}
-
-const MODES: Record<FilterMode, (cval: number) => Boundary> = {
-  reflect: () => 'reflect',
-  nearest: () => 'nearest',
-  wrap: () => 'periodic',
-  constant: (cval) => cval,
-};
-
-function boundaryOf(fn: string, opts: FilterOptions): Boundary {
-  const mode = opts.mode ?? 'reflect';
-  const rule = Object.hasOwn(MODES, mode) ? MODES[mode] : undefined;
-  if (rule === undefined) {
-    throw new ValueError(
-      `${fn}: mode ${formatValue(mode)} must be 'reflect', 'nearest', 'wrap' or 'constant'`,
-    );
-  }
-  const cval = opts.cval ?? 0;
-  if (typeof cval !== 'number' || !Number.isFinite(cval)) {
-    throw new ValueError(`${fn}: cval ${formatValue(cval)} is not a finite number`);
-  }
-  return rule(cval);
-}
-
-/** One value per axis from a number or a list. */
-function perAxis(fn: string, what: string, v: unknown, ndim: number): number[] {
-  const list = typeof v === 'number' ? new Array<number>(ndim).fill(v) : v;
-  if (!Array.isArray(list) || list.length !== ndim) {
-    throw new ValueError(
-      `${fn}: ${what} ${formatValue(v)} must be a number or one per axis (${ndim})`,
-    );
-  }
-  return list as number[];
 }
 
 /** `x` correlated with `weights` along `axis`, the window starting `before` elements back. */
@@ -67,11 +26,13 @@ function correlateAlong(
   axis: number,
   weights: readonly number[],
   before: number,
-  boundary: Boundary,
+  boundary: EdgeRule,
   order: CorrelateAxisParams['order'],
 ): LazyArray {
   const after = weights.length - 1 - before;
-  const y = overlapFor(fn, x, { [axis]: [before, after] }, { [axis]: boundary });
+  const depths = x.shape.map((_, ax): AxisDepth => (ax === axis ? [before, after] : [0, 0]));
+  const rules = x.shape.map((): EdgeRule => boundary);
+  const y = overlapRules(fn, x, depths, rules);
   const params: CorrelateAxisParams = { axis, weights, before, after, order };
   const layer = defineLayer({
     op: fn,
@@ -83,12 +44,6 @@ function correlateAlong(
     task: (b) => ({ kernel: 'correlate-axis', inputs: [[0, b]], params }),
   });
   return new LazyArray(layer);
-}
-
-function checkInput(fn: string, x: ArrayLike): LazyArray {
-  const a = asLazy(x);
-  if (a.dtype === 'bool') throw new DTypeError(`${fn}: dtype 'bool' is not supported`);
-  return a;
 }
 
 /**
@@ -105,9 +60,9 @@ export function uniformFilter(
   opts: FilterOptions = {},
 ): LazyArray {
   const fn = 'uniformFilter';
-  let y = checkInput(fn, x);
+  let y = filterInput(fn, x);
   const sizes = perAxis(fn, 'size', size, y.ndim);
-  const boundary = boundaryOf(fn, opts);
+  const boundary = edgeRuleOf(fn, opts);
   sizes.forEach((s, axis) => {
     if (!Number.isInteger(s) || s < 1) {
       throw new ValueError(
@@ -157,9 +112,9 @@ export function gaussianFilter(
   opts: GaussianFilterOptions = {},
 ): LazyArray {
   const fn = 'gaussianFilter';
-  let y = checkInput(fn, x);
+  let y = filterInput(fn, x);
   const sigmas = perAxis(fn, 'sigma', sigma, y.ndim);
-  const boundary = boundaryOf(fn, opts);
+  const boundary = edgeRuleOf(fn, opts);
   const truncate = opts.truncate ?? 4;
   if (typeof truncate !== 'number' || !Number.isFinite(truncate) || truncate < 0) {
     throw new ValueError(`${fn}: truncate ${formatValue(truncate)} is not a non-negative number`);

@@ -11,6 +11,7 @@ import {
   type BoundarySpec,
   checkOverlapAxes,
   type DepthSpec,
+  type EdgeRule,
   ensureMinimumChunks,
   extendAxisBlock,
   normalizeBoundary,
@@ -57,7 +58,7 @@ function ensureDepthFits(fn: string, x: LazyArray, depths: readonly AxisDepth[])
 }
 
 /** The 'overlap-block' layer over `x`, whose chunks already hold every halo. */
-function overlapLayer(x: LazyArray, depths: readonly AxisDepth[], bounds: readonly Boundary[]) {
+function overlapLayer(x: LazyArray, depths: readonly AxisDepth[], bounds: readonly EdgeRule[]) {
   const perAxis: AxisExtension[][] = x.chunks.map((c, ax) =>
     isZero(depths[ax]!)
       ? c.map((size, k) => ({
@@ -120,9 +121,22 @@ export function overlapFor(
 ): LazyArray {
   const depths = normalizeDepth(fn, depth, a.ndim);
   const bounds = normalizeBoundary(fn, boundary, a.ndim);
+  return overlapRules(fn, a, depths, bounds);
+}
+
+/**
+ * overlap with depths and edge rules already normalized, 'mirror' among them (the filters'
+ * and pad's entry; `fn` starts the messages).
+ */
+export function overlapRules(
+  fn: string,
+  a: LazyArray,
+  depths: readonly AxisDepth[],
+  rules: readonly EdgeRule[],
+): LazyArray {
   checkOverlapAxes(fn, a.shape, depths);
   if (depths.every(isZero)) return a;
-  return overlapLayer(ensureDepthFits(fn, a, depths), depths, bounds);
+  return overlapLayer(ensureDepthFits(fn, a, depths), depths, rules);
 }
 
 /**

@@ -2,16 +2,24 @@
 // LazyArray carries the TSDoc of the function it delegates to. Do not edit; run
 // `npm run method-docs` after changing a table or a function doc.
 
+import type { flatten, ravel } from '../aliases.ts';
 import type * as ax from '../apply/axes.ts';
+import type * as cx from '../apply/complex-parts.ts';
 import type { cumsum } from '../apply/cumsum.ts';
 import type * as ar from '../apply/elementwise-arith.ts';
+import type * as bw from '../apply/elementwise-bitwise.ts';
 import type * as lg from '../apply/elementwise-logic.ts';
+import type * as mt from '../apply/elementwise-math.ts';
 import type { getIndex, mask, setIndex } from '../apply/indexing.ts';
 import type { matmul, tensordot } from '../apply/linalg.ts';
 import type { rechunk } from '../apply/rechunk.ts';
 import type * as red from '../apply/reductions.ts';
 import type { reshape } from '../apply/reshape.ts';
+import type { nonzero, searchsorted } from '../apply/searching.ts';
+import type { argsort, sort } from '../apply/sort.ts';
 import type { take } from '../apply/take.ts';
+import type { repeat } from '../apply/tiling.ts';
+import type { argtopk, topk } from '../apply/topk.ts';
 import type * as tr from '../apply/transpose.ts';
 import type { Method } from './methods.ts';
 
@@ -243,6 +251,183 @@ declare module './lazy-array.ts' {
      */
     readonly astype: Method<typeof lg.astype>;
     /**
+     * Logical exclusive or (bool): true where exactly one of x and y is nonzero.
+     * @example
+     * logicalXor(fromArray([0, 1, 1]), fromArray([1, 1, 0])); // [true, false, true]
+     */
+    readonly logicalXor: Method<typeof lg.logicalXor>;
+    /**
+     * True where x is +Infinity or -Infinity.
+     * @example
+     * isinf(fromArray([1, -Infinity, Number.NaN])); // [false, true, false]
+     */
+    readonly isinf: Method<typeof lg.isinf>;
+    /**
+     * True where the sign bit of x is set: negative numbers, -0 and negative NaNs.
+     * @example
+     * signbit(fromArray([-1, -0, 0, 2])); // [true, true, false, false]
+     */
+    readonly signbit: Method<typeof lg.signbit>;
+    /**
+     * Inverse cosine (radians); NaN outside [-1, 1]. Integers give float64.
+     * @example
+     * acos(fromArray([1, 0])); // [0, π/2]
+     */
+    readonly acos: Method<typeof mt.acos>;
+    /**
+     * Inverse hyperbolic cosine; NaN below 1.
+     * @example
+     * acosh(fromArray([1])); // [0]
+     */
+    readonly acosh: Method<typeof mt.acosh>;
+    /**
+     * Inverse sine (radians); NaN outside [-1, 1].
+     * @example
+     * asin(fromArray([0, 1])); // [0, π/2]
+     */
+    readonly asin: Method<typeof mt.asin>;
+    /**
+     * Inverse hyperbolic sine.
+     * @example
+     * asinh(fromArray([0])); // [0]
+     */
+    readonly asinh: Method<typeof mt.asinh>;
+    /**
+     * Inverse tangent (radians), in (-π/2, π/2).
+     * @example
+     * atan(fromArray([0, Infinity])); // [0, π/2]
+     */
+    readonly atan: Method<typeof mt.atan>;
+    /**
+     * The angle of the point (x2, x1) in radians, in [-π, π], with the quadrant from both signs.
+     * @example
+     * atan2(fromArray([1, -1]), -1); // [3π/4, -3π/4]
+     */
+    readonly atan2: Method<typeof mt.atan2>;
+    /**
+     * Inverse hyperbolic tangent; ±Infinity at ±1.
+     * @example
+     * atanh(fromArray([0])); // [0]
+     */
+    readonly atanh: Method<typeof mt.atanh>;
+    /**
+     * Hyperbolic cosine.
+     * @example
+     * cosh(fromArray([0])); // [1]
+     */
+    readonly cosh: Method<typeof mt.cosh>;
+    /**
+     * Hyperbolic sine.
+     * @example
+     * sinh(fromArray([0])); // [0]
+     */
+    readonly sinh: Method<typeof mt.sinh>;
+    /**
+     * Base-2 logarithm.
+     * @example
+     * log2(fromArray([1, 8])); // [0, 3]
+     */
+    readonly log2: Method<typeof mt.log2>;
+    /**
+     * Base-10 logarithm.
+     * @example
+     * log10(fromArray([1, 1000])); // [0, 3]
+     */
+    readonly log10: Method<typeof mt.log10>;
+    /**
+     * log(exp(x1) + exp(x2)), computed without overflow (NumPy's logaddexp).
+     * @example
+     * logaddexp(fromArray([1000]), 1000); // [1000.6931471805599]
+     */
+    readonly logaddexp: Method<typeof mt.logaddexp>;
+    /**
+     * sqrt(x1² + x2²) without intermediate overflow; Infinity wins over NaN (as C's hypot).
+     * @example
+     * hypot(fromArray([3, 1e300]), fromArray([4, 1e300])); // [5, 1.4142135623730952e300]
+     */
+    readonly hypot: Method<typeof mt.hypot>;
+    /**
+     * |x1| with the sign bit of x2 (-0 counts as negative).
+     * @example
+     * copysign(fromArray([1, 2]), fromArray([-0, 3])); // [-1, 2]
+     */
+    readonly copysign: Method<typeof mt.copysign>;
+    /**
+     * The next representable value after x1 toward x2, in the result's float dtype
+     * (float32 steps by float32 ulps).
+     * @example
+     * nextafter(fromArray([1]), 2); // [1.0000000000000002]
+     */
+    readonly nextafter: Method<typeof mt.nextafter>;
+    /**
+     * +x: a copy with the same dtype (bool is rejected, as NumPy).
+     * @example
+     * positive(fromArray([-1, 2])); // [-1, 2]
+     */
+    readonly positive: Method<typeof mt.positive>;
+    /**
+     * x * x, keeping the dtype (integers wrap).
+     * @example
+     * square(fromArray([-3, 2])); // [9, 4]
+     */
+    readonly square: Method<typeof mt.square>;
+    /**
+     * 1 / x. Integers give float64 (the Array API's floating reciprocal; NumPy's integer
+     * reciprocal truncates to 0).
+     * @example
+     * reciprocal(fromArray([2, 4])); // [0.5, 0.25]
+     */
+    readonly reciprocal: Method<typeof mt.reciprocal>;
+    /**
+     * Round toward zero; integer dtypes are returned unchanged in value and dtype.
+     * @example
+     * trunc(fromArray([-1.7, 1.7])); // [-1, 1]
+     */
+    readonly trunc: Method<typeof mt.trunc>;
+    /**
+     * x1 & x2 per element (integer or bool dtypes).
+     * @example
+     * bitwiseAnd(fromArray(new Int32Array([12, 10])), 6); // [4, 2]
+     */
+    readonly bitwiseAnd: Method<typeof bw.bitwiseAnd>;
+    /**
+     * x1 | x2 per element (integer or bool dtypes).
+     * @example
+     * bitwiseOr(fromArray(new Int32Array([12, 10])), 1); // [13, 11]
+     */
+    readonly bitwiseOr: Method<typeof bw.bitwiseOr>;
+    /**
+     * x1 ^ x2 per element (integer or bool dtypes).
+     * @example
+     * bitwiseXor(fromArray(new Int32Array([12, 10])), 6); // [10, 12]
+     */
+    readonly bitwiseXor: Method<typeof bw.bitwiseXor>;
+    /**
+     * ~x per element: every bit flipped in the dtype's width; for bool, logical not.
+     * @example
+     * bitwiseInvert(fromArray(new Uint8Array([0, 255]))); // [255, 0]
+     */
+    readonly bitwiseInvert: Method<typeof bw.bitwiseInvert>;
+    /**
+     * x1 << x2 per element (integer dtypes); shifting by the width or more gives 0.
+     * @example
+     * bitwiseLeftShift(fromArray(new Int32Array([1, 3])), 2); // [4, 12]
+     */
+    readonly bitwiseLeftShift: Method<typeof bw.bitwiseLeftShift>;
+    /**
+     * x1 >> x2 per element (integer dtypes): arithmetic for signed (the sign fills), logical
+     * for unsigned.
+     * @example
+     * bitwiseRightShift(fromArray(new Int32Array([-8, 8])), 2); // [-2, 2]
+     */
+    readonly bitwiseRightShift: Method<typeof bw.bitwiseRightShift>;
+    /**
+     * The complex conjugate; for real dtypes, x itself.
+     * @example
+     * conj(fromArray([1.5, -2])); // [1.5, -2]
+     */
+    readonly conj: Method<typeof cx.conj>;
+    /**
      * Sum over `axis` (every axis by default). Integers sum to int32 (uint32 if unsigned),
      * floats keep their dtype; float32 accumulates in float64.
      * @example
@@ -318,6 +503,24 @@ declare module './lazy-array.ts' {
      * await compute(cumsum(fromArray([1, 2, 3, 4], { chunks: 2 }))); // [1, 3, 6, 10]
      */
     readonly cumsum: Method<typeof cumsum>;
+    /**
+     * The `k` largest elements along `axis` (default -1), sorted largest first; a negative `k`
+     * gives the `-k` smallest, smallest first (dask.array.topk). Each block keeps its own best
+     * `|k|`, and a tree merges `splitEvery` neighbouring blocks at a time, so no task holds more
+     * than `splitEvery · |k|` candidates per lane. NaN counts as the largest value, as NumPy
+     * sorts it. The axis becomes `|k|` long (one chunk).
+     * @example
+     * topk(fromArray([5, 1, 9, 3, 7], { chunks: 2 }), 2).compute(); // [9, 7]
+     */
+    readonly topk: Method<typeof topk>;
+    /**
+     * The indices (int32) along `axis` of topk's elements, in the same order
+     * (dask.array.argtopk): `k > 0` largest first, `k < 0` smallest first; equal values keep
+     * their index order.
+     * @example
+     * argtopk(fromArray([5, 1, 9, 3, 7], { chunks: 2 }), -2).compute(); // [1, 3]
+     */
+    readonly argtopk: Method<typeof argtopk>;
     /**
      * Give an array a new shape with the same elements in C order; one size may be -1
      * (inferred). Rechunks only the axes that must be whole for blocks to map one to one.
@@ -414,6 +617,60 @@ declare module './lazy-array.ts' {
      * tensordot(a, b, { axes: [[0], [1]] }); // [3, 2] x [4, 3] -> [2, 4]
      */
     readonly tensordot: Method<typeof tensordot>;
+    /**
+     * `x` sorted along `axis` (default -1), ascending or `descending`; NaN sorts last. Each
+     * block is sorted in parallel; an axis of several blocks is merged by a tree of stable
+     * k-way merges, then cut back to x's chunks. Bool arrays are a DTypeError (the standard
+     * sorts real numbers: astype first).
+     * @example
+     * sort(fromArray([3, 1, 2], { chunks: 2 })); // [1, 2, 3]
+     * sort(fromArray([[3, 1], [0, 5]]), { axis: 0, descending: true }); // [[3, 5], [0, 1]]
+     */
+    readonly sort: Method<typeof sort>;
+    /**
+     * The int32 indices that sort `x` along `axis` (default -1), stably: equal elements keep
+     * their order, in both directions; NaN sorts last. Chunked as sort is.
+     * @example
+     * argsort(fromArray([3, 1, 2, 1])); // [1, 3, 2, 0]
+     */
+    readonly argsort: Method<typeof argsort>;
+    /**
+     * The indices of the nonzero (true) elements, one int32 array per axis, in C order; each
+     * of unknown length. A 0-d array is a ValueError (as the standard says).
+     * @example
+     * const [rows, cols] = nonzero(fromArray([[0, 1], [2, 0]])); // [0, 1] and [1, 0]
+     */
+    readonly nonzero: Method<typeof nonzero>;
+    /**
+     * Where the elements of x2 would be inserted into the sorted 1-D x1 to keep it sorted
+     * (int32, x2's shape). Each chunk of x1 counts its elements before each x2 value and the
+     * counts are summed, so x1 stays chunked. NaN sorts last.
+     * @example
+     * searchsorted(fromArray([1, 2, 2, 3], { chunks: 2 }), fromArray([2, 5]), { side: 'right' }); // [3, 4]
+     */
+    readonly searchsorted: Method<typeof searchsorted>;
+    /**
+     * Each element of `x` repeated `repeats` times along `axis` (a count, or one count per
+     * element); without `axis`, x is flattened first. Counts are host values (an array of
+     * counts computed lazily would give data-dependent sizes: compute it first).
+     * @example
+     * repeat(fromArray([1, 2]), 2); // [1, 1, 2, 2]
+     * repeat(fromArray([[1, 2], [3, 4]]), [1, 2], { axis: 0 }); // [[1, 2], [3, 4], [3, 4]]
+     */
+    readonly repeat: Method<typeof repeat>;
+    /**
+     * The array flattened to 1-D in C order (NumPy's ravel: reshape(x, [-1])).
+     * @example
+     * ravel(ones([2, 3])).shape; // [6]
+     */
+    readonly ravel: Method<typeof ravel>;
+    /**
+     * The array flattened to 1-D in C order (NumPy's ndarray.flatten; arrays are immutable
+     * here, so it is ravel).
+     * @example
+     * flatten(ones([2, 3])).shape; // [6]
+     */
+    readonly flatten: Method<typeof flatten>;
     /**
      * Index `x` as NumPy does (`x.get(index)`): text (`'1:5, ::-1, None, ...'`), one item, or a
      * tuple of items (also given as several arguments: `x.get(1, 2)` is `x.get([1, 2])`):

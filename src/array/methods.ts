@@ -18,6 +18,7 @@ import { nonzero, searchsorted } from '../apply/searching.ts';
 import { argsort, sort } from '../apply/sort.ts';
 import { take } from '../apply/take.ts';
 import { repeat } from '../apply/tiling.ts';
+import { argtopk, topk } from '../apply/topk.ts';
 import * as tr from '../apply/transpose.ts';
 import { layersToDot } from '../graph/visualize.ts';
 import { type ComputeOptions, compute } from './compute.ts';
@@ -112,6 +113,8 @@ const methods = {
   any: red.any,
   all: red.all,
   cumsum,
+  topk,
+  argtopk,
   reshape,
   permuteDims: tr.permuteDims,
   transpose: tr.transpose,

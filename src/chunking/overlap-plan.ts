@@ -8,6 +8,13 @@ import type { Size } from './types.ts';
 /** How an axis is extended past the array's edges (Dask's names; a number is a constant). */
 export type Boundary = 'reflect' | 'periodic' | 'nearest' | 'none' | number;
 
+/**
+ * What overlap's layer can fill a halo with: a Boundary, or 'mirror' (reflection about the
+ * edge element, which is not repeated: NumPy's 'reflect', scipy.ndimage's 'mirror'), used
+ * by the filters and pad but not offered by overlap itself (Dask has no such boundary).
+ */
+export type EdgeRule = Boundary | 'mirror';
+
 /** Halo widths: one for every axis, one per axis, or a record by axis (`[before, after]`). */
 export type DepthSpec =
   | number
@@ -163,11 +170,25 @@ export function checkOverlapAxes(
   });
 }
 
-/** Global source index of padded position `g` (outside [0, n)), or -1 for the constant. */
-function boundarySource(g: number, n: number, boundary: Boundary): number {
-  if (boundary === 'periodic') return ((g % n) + n) % n;
+/**
+ * Global source index of padded position `g` (outside [0, n)), or -1 for the constant; any
+ * distance past the edge folds periodically (NumPy's pad with widths beyond the axis).
+ * @example
+ * boundarySource(-2, 4, 'mirror'); // 2
+ */
+export function boundarySource(g: number, n: number, boundary: EdgeRule): number {
+  const fold = (period: number) => ((g % period) + period) % period;
+  if (boundary === 'periodic') return fold(n);
   if (boundary === 'nearest') return g < 0 ? 0 : n - 1;
-  if (boundary === 'reflect') return g < 0 ? -g - 1 : 2 * n - 1 - g;
+  if (boundary === 'reflect') {
+    const r = fold(2 * n);
+    return r < n ? r : 2 * n - 1 - r;
+  }
+  if (boundary === 'mirror') {
+    if (n === 1) return 0;
+    const r = fold(2 * n - 2);
+    return r < n ? r : 2 * n - 2 - r;
+  }
   return -1;
 }
 
@@ -202,7 +223,7 @@ function toRuns(sources: readonly [number, number][], blocks: number[]): AxisRun
 export function extendAxisBlock(
   chunks: readonly number[],
   depth: AxisDepth,
-  boundary: Boundary,
+  boundary: EdgeRule,
   k: number,
 ): AxisExtension {
   const offsets: number[] = [0];
@@ -231,7 +252,7 @@ export function extendAxisBlock(
  * Trimmed widths `[before, after]` of block `k` of `nblocks` (the edges of a 'none' axis
  * were never extended).
  */
-export function trimWidths(depth: AxisDepth, boundary: Boundary, k: number, nblocks: number) {
+export function trimWidths(depth: AxisDepth, boundary: EdgeRule, k: number, nblocks: number) {
   const none = boundary === 'none';
   return [none && k === 0 ? 0 : depth[0], none && k === nblocks - 1 ? 0 : depth[1]] as const;
 }

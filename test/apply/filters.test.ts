@@ -111,9 +111,9 @@ describe('filters', () => {
       ['uniformFilter:', 'one per axis (2)'],
     ],
     [
-      () => uniformFilter(input([5], 'float64'), 3, { mode: 'mirror' as FilterMode }),
+      () => uniformFilter(input([5], 'float64'), 3, { mode: 'bogus' as FilterMode }),
       'ValueError',
-      ['uniformFilter:', "mode 'mirror'"],
+      ['uniformFilter:', "mode 'bogus'"],
     ],
     [
       () => gaussianFilter(input([5], 'float64'), -1),

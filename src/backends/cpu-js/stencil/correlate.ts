@@ -1,7 +1,7 @@
 // 'correlate-axis': a 1-D correlation along one axis of a block that already holds its
 // halos (scipy.ndimage's correlate1d pass), the result stored in the block's dtype.
 
-import { allocate } from '../../../array/dtype.ts';
+import { allocate, type TypedArray } from '../../../array/dtype.ts';
 import { NDArray, shapeSize } from '../../../array/ndarray.ts';
 import type { Chunk, Kernel } from '../../../kernels/types.ts';
 
@@ -33,6 +33,41 @@ function tapOrder(p: CorrelateAxisParams): [number, number, number][] {
   return taps;
 }
 
+/**
+ * The last-axis case (one element per window step): each output a scalar sum over the taps,
+ * singles then mirrored pairs (tapOrder puts every single first), divided by `div`.
+ */
+function correlateRows(
+  f: TypedArray,
+  out: TypedArray,
+  rows: number,
+  len: number,
+  m: number,
+  taps: readonly [number, number, number][],
+  div: number,
+): void {
+  const singles = taps.filter((t) => t[2] < 0);
+  const pairs = taps.filter((t) => t[2] >= 0);
+  const sw = Float64Array.from(singles, (t) => t[0]);
+  const sa = Int32Array.from(singles, (t) => t[1]);
+  const pw = Float64Array.from(pairs, (t) => t[0]);
+  const pa = Int32Array.from(pairs, (t) => t[1]);
+  const pb = Int32Array.from(pairs, (t) => t[2]);
+  const ns = sw.length;
+  const np = pw.length;
+  for (let r = 0; r < rows; r++) {
+    const row = r * len;
+    const dst = r * m;
+    for (let i = 0; i < m; i++) {
+      const at = row + i;
+      let acc = 0;
+      for (let t = 0; t < ns; t++) acc += sw[t]! * f[at + sa[t]!]!;
+      for (let t = 0; t < np; t++) acc += pw[t]! * (f[at + pa[t]!]! + f[at + pb[t]!]!);
+      out[dst + i] = div === 1 ? acc : acc / div;
+    }
+  }
+}
+
 function correlateAxis(inputs: Chunk[], p: CorrelateAxisParams): NDArray {
   const x = inputs[0];
   if (!(x instanceof NDArray)) throw new TypeError('expected an array block, got a tuple');
@@ -43,10 +78,14 @@ function correlateAxis(inputs: Chunk[], p: CorrelateAxisParams): NDArray {
   const shape = x.shape.map((s, ax) => (ax === p.axis ? m : s));
   // integer dtypes truncate toward zero on the store, as scipy's C casts do
   const out = allocate(x.dtype, shapeSize(shape));
+  const taps = tapOrder(p);
+  if (inner === 1) {
+    correlateRows(x.data, out, outer, len, m, taps, p.order === 'mean' ? p.weights.length : 1);
+    return new NDArray(out, shape, x.dtype);
+  }
   const acc = new Float64Array(inner);
   const f = x.data;
   const w = p.weights;
-  const taps = tapOrder(p);
   for (let o = 0; o < outer; o++) {
     for (let i = 0; i < m; i++) {
       acc.fill(0);

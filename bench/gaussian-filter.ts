@@ -1,0 +1,76 @@
+// gaussianFilter σ = 2 on a float32 volume (default 512³ in 128³ chunks) on 2 worker
+// threads, side by side with Dask's map_overlap running scipy.ndimage.gaussian_filter per
+// block (depth 8 = scipy's radius, boundary 'reflect'); time and peak RSS of each.
+//
+//   npm run bench -- gaussian-filter
+//   knobs: BENCH_GAUSS_N (512; 128 with BENCH_SMALL=1), BENCH_GAUSS_CHUNK (128; 64 small)
+//
+// Target (issue 14): at most Dask's time; peak RSS at most 2 × the array. Times are the best
+// of 3 runs after a warm-up on both sides; peak RSS is the whole process's during those runs
+// above its resident size before them (the started pool and interpreter excluded). The input is a
+// random volume generated chunk by chunk on both sides (never whole); the output is
+// computed whole, as Dask's .compute() returns it.
+
+import { compute, gaussianFilter, random, shutdown } from '../src/index.ts';
+import { PY_BEST_OF_3, runDaskSnippet } from './dask.ts';
+import { knob, resetPeak, rssNow, rssPeak } from './memory.ts';
+import { report } from './timing.ts';
+
+const small = process.env.BENCH_SMALL === '1';
+const n = knob('BENCH_GAUSS_N', small ? 128 : 512);
+const chunk = knob('BENCH_GAUSS_CHUNK', small ? 64 : 128);
+const bytes = n ** 3 * 4;
+
+const x = random.uniform([n, n, n], { seed: 3, chunks: chunk, dtype: 'float32' });
+// best of 3 after a warm-up run (which starts the pool and lets each worker's JIT compile
+// the kernels; scipy's are compiled ahead of time), as the Dask side below
+let seconds = Number.POSITIVE_INFINITY;
+let y = await compute(gaussianFilter(x, 2), { scheduler: 'threads', workers: 2 });
+// the peak is measured from here: the pool is up, the warm-up's result still held
+const base = rssNow() - y.data.byteLength;
+resetPeak();
+for (let rep = 0; rep < 3; rep++) {
+  const t0 = performance.now();
+  y = await compute(gaussianFilter(x, 2), { scheduler: 'threads', workers: 2 });
+  seconds = Math.min(seconds, (performance.now() - t0) / 1000);
+}
+const peak = rssPeak() - base;
+// a smoothed uniform volume: mean 0.5, far smaller spread than uniform's 0.29
+let s = 0;
+let s2 = 0;
+for (let i = 0; i < y.data.length; i += 97) {
+  s += y.data[i]!;
+  s2 += y.data[i]! ** 2;
+}
+const m = s / Math.ceil(y.data.length / 97);
+const sd = Math.sqrt(s2 / Math.ceil(y.data.length / 97) - m * m);
+if (Math.abs(m - 0.5) > 0.01 || sd > 0.05) throw new Error(`gaussianFilter: mean ${m}, sd ${sd}`);
+await shutdown();
+
+const py = `${PY_BEST_OF_3}
+import numpy as np, dask.array as da, scipy.ndimage as ndi
+def hwm():
+    return int([l for l in open('/proc/self/status') if l.startswith('VmHWM')][0].split()[1]) * 1024
+def rss():
+    return int([l for l in open('/proc/self/status') if l.startswith('VmRSS')][0].split()[1]) * 1024
+x = da.random.random((${n}, ${n}, ${n}), chunks=${chunk}).astype(np.float32)
+y = da.map_overlap(ndi.gaussian_filter, x, depth=8, boundary='reflect', sigma=2, dtype=np.float32)
+y.compute(scheduler='threads', num_workers=2)
+base = rss()
+open('/proc/self/clear_refs', 'w').write('5')
+dt = t(lambda: y.compute(scheduler='threads', num_workers=2))
+print(dt, hwm() - base)
+`;
+const dask = runDaskSnippet(py);
+
+console.log(
+  `gaussianFilter σ=2, ${n}³ float32 in ${chunk}³ chunks (${(bytes / 2 ** 20).toFixed(0)} MiB), 2 workers`,
+);
+report('time', seconds, 's', dask?.[0]);
+report(
+  'peak RSS over start',
+  peak / 2 ** 20,
+  'MiB',
+  dask && dask[1]! / 2 ** 20,
+  `≤ 2 × array = ${((2 * bytes) / 2 ** 20).toFixed(0)} MiB`,
+);

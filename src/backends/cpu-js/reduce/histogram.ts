@@ -1,0 +1,196 @@
+// Counting kernels (numpy.histogram, histogram2d and bincount): per-block counts in float64,
+// 'sum-blocks' to merge them in a tree, and the edges and density of a histogram.
+
+import { allocate } from '../../../array/dtype.ts';
+import { NDArray } from '../../../array/ndarray.ts';
+import { ValueError } from '../../../errors.ts';
+import type { Chunk, Kernel } from '../../../kernels/types.ts';
+
+/**
+ * The bins of one histogram axis: explicit `edges`, or (edges null) `bins` equal bins
+ * between the task's lo and hi inputs, as numpy.linspace makes them in `edgeDtype`.
+ */
+export interface BinParams {
+  readonly bins: number;
+  readonly edges: readonly number[] | null;
+  /** Equal bins: a first guess by arithmetic, then corrected against the edges. */
+  readonly uniform: boolean;
+  readonly edgeDtype: 'float32' | 'float64';
+}
+
+/** Params of 'histogram-block': inputs x, then weights if `weighted`, then lo and hi if
+ * the range is computed. */
+export interface HistogramBlockParams extends BinParams {
+  readonly weighted: boolean;
+}
+
+/** Params of 'histogram2d-block': inputs x, y, then weights if `weighted`. */
+export interface Histogram2dBlockParams {
+  readonly x: BinParams;
+  readonly y: BinParams;
+  readonly weighted: boolean;
+}
+
+/** Params of 'bincount-block': `minlength` and whether it is the declared output size. */
+export interface BincountBlockParams {
+  readonly minlength: number;
+  readonly known: boolean;
+  readonly weighted: boolean;
+}
+
+function block(c: Chunk | undefined): NDArray {
+  if (!(c instanceof NDArray)) throw new TypeError('expected an array block, got a tuple');
+  return c;
+}
+
+/**
+ * numpy.linspace(lo, hi, bins + 1) in `dtype`, after numpy.histogram's checks and its
+ * widening of an empty range by 0.5 each side.
+ * @example
+ * linspaceEdges(0, 1, 4, 'float64'); // [0, 0.25, 0.5, 0.75, 1]
+ */
+export function linspaceEdges(lo: number, hi: number, bins: number, dtype: string): Float64Array {
+  if (!Number.isFinite(lo) || !Number.isFinite(hi)) {
+    throw new ValueError(`histogram: autodetected range of [${lo}, ${hi}] is not finite`);
+  }
+  let first = lo;
+  let last = hi;
+  if (first === last) {
+    first -= 0.5;
+    last += 0.5;
+  }
+  const step = (last - first) / bins;
+  const e = new Float64Array(bins + 1);
+  for (let i = 0; i < bins; i++) e[i] = i * step + first;
+  e[bins] = last;
+  if (dtype === 'float32') for (let i = 0; i <= bins; i++) e[i] = Math.fround(e[i]!);
+  return e;
+}
+
+/** A function from a value to its bin (-1 outside): each bin [e_i, e_i+1), the last closed. */
+function binner(p: BinParams, lohi: Chunk[]): { edges: Float64Array; bin: (v: number) => number } {
+  const e =
+    p.edges === null
+      ? linspaceEdges(block(lohi[0]).data[0]!, block(lohi[1]).data[0]!, p.bins, p.edgeDtype)
+      : Float64Array.from(p.edges);
+  const n = p.bins;
+  const lo = e[0]!;
+  const hi = e[n]!;
+  const norm = n / (hi - lo);
+  const bin = (v: number): number => {
+    if (!(v >= lo && v <= hi)) return -1; // NaN falls here too
+    let i = p.uniform ? Math.floor((v - lo) * norm) : searchRight(e, v) - 1;
+    if (i > n - 1) i = n - 1;
+    if (i < 0) i = 0;
+    while (i > 0 && v < e[i]!) i--;
+    while (i < n - 1 && v >= e[i + 1]!) i++;
+    return i;
+  };
+  return { edges: e, bin };
+}
+
+/** The number of edges <= v (NumPy's searchsorted, side 'right'). */
+function searchRight(e: Float64Array, v: number): number {
+  let lo = 0;
+  let hi = e.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (e[mid]! <= v) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+function histogramBlock(inputs: Chunk[], p: HistogramBlockParams): NDArray {
+  const x = block(inputs[0]).data;
+  const w = p.weighted ? block(inputs[1]).data : undefined;
+  const { bin } = binner(p, inputs.slice(p.weighted ? 2 : 1));
+  const counts = new Float64Array(p.bins);
+  for (let i = 0; i < x.length; i++) {
+    const k = bin(x[i]!);
+    if (k >= 0) counts[k]! += w === undefined ? 1 : w[i]!;
+  }
+  return new NDArray(counts, [p.bins], 'float64');
+}
+
+function histogram2dBlock(inputs: Chunk[], p: Histogram2dBlockParams): NDArray {
+  const x = block(inputs[0]).data;
+  const y = block(inputs[1]).data;
+  const w = p.weighted ? block(inputs[2]).data : undefined;
+  const bx = binner(p.x, []).bin;
+  const by = binner(p.y, []).bin;
+  const counts = new Float64Array(p.x.bins * p.y.bins);
+  for (let i = 0; i < x.length; i++) {
+    const kx = bx(x[i]!);
+    const ky = kx < 0 ? -1 : by(y[i]!);
+    if (ky >= 0) counts[kx * p.y.bins + ky]! += w === undefined ? 1 : w[i]!;
+  }
+  return new NDArray(counts, [p.x.bins, p.y.bins], 'float64');
+}
+
+function bincountBlock(inputs: Chunk[], p: BincountBlockParams): NDArray {
+  const x = block(inputs[0]).data;
+  const w = p.weighted ? block(inputs[1]).data : undefined;
+  let top = -1;
+  for (let i = 0; i < x.length; i++) {
+    const v = x[i]!;
+    if (v < 0) {
+      throw new ValueError(`bincount: x holds a negative value (${v}); counts need values >= 0`);
+    }
+    if (v > top) top = v;
+  }
+  if (p.known && top >= p.minlength) {
+    throw new ValueError(
+      `bincount: x holds ${top}, not below minlength ${p.minlength} (the declared output size); pass a larger minlength, or none for an unknown size`,
+    );
+  }
+  const counts = new Float64Array(Math.max(p.minlength, top + 1));
+  for (let i = 0; i < x.length; i++) counts[x[i]!]! += w === undefined ? 1 : w[i]!;
+  return new NDArray(counts, [counts.length], 'float64');
+}
+
+/** Elementwise sum of float64 count blocks; 1-D blocks of different lengths are zero-padded. */
+function sumBlocks(inputs: Chunk[]): NDArray {
+  const parts = inputs.map(block);
+  const longest = parts.reduce((a, b) => (b.data.length > a.data.length ? b : a));
+  const out = new Float64Array(longest.data.length);
+  for (const part of parts) {
+    const d = part.data;
+    for (let i = 0; i < d.length; i++) out[i]! += d[i]!;
+  }
+  return new NDArray(out, longest.shape, 'float64');
+}
+
+/** The edges of a histogram: inputs lo and hi when params.edges is null. */
+function histogramEdges(inputs: Chunk[], p: BinParams): NDArray {
+  const { edges } = binner(p, inputs);
+  const out = allocate(p.edgeDtype, edges.length);
+  out.set(edges);
+  return new NDArray(out, [edges.length], p.edgeDtype);
+}
+
+/** Counts to a density (NumPy's `n / diff(edges) / n.sum()`); inputs counts, then lo, hi. */
+function histogramDensity(inputs: Chunk[], p: BinParams): NDArray {
+  const n = block(inputs[0]).data;
+  const { edges } = binner(p, inputs.slice(1));
+  let total = 0;
+  for (let i = 0; i < n.length; i++) total += n[i]!;
+  const out = new Float64Array(n.length);
+  // NumPy differences the edges in their own dtype
+  const width = (i: number) => edges[i + 1]! - edges[i]!;
+  const f32 = p.edgeDtype === 'float32';
+  for (let i = 0; i < n.length; i++) {
+    out[i] = n[i]! / (f32 ? Math.fround(width(i)) : width(i)) / total;
+  }
+  return new NDArray(out, [n.length], 'float64');
+}
+
+/** Counting kernels, registered in backends/cpu-js/registry. */
+export const histogramKernels: Record<string, Kernel<never>> = {
+  'histogram-block': histogramBlock as Kernel<never>,
+  'histogram2d-block': histogram2dBlock as Kernel<never>,
+  'bincount-block': bincountBlock as Kernel<never>,
+  'sum-blocks': sumBlocks as Kernel<never>,
+  'histogram-edges': histogramEdges as Kernel<never>,
+  'histogram-density': histogramDensity as Kernel<never>,
+};
