@@ -42,18 +42,7 @@ const BINARY = [
   'maximum',
   'minimum',
 ];
-const UNARY_MATH = [
-  'sqrt',
-  'exp',
-  'expm1',
-  'log',
-  'log1p',
-  'sin',
-  'cos',
-  'tan',
-  'tanh',
-  'log2',
-];
+const UNARY_MATH = ['sqrt', 'exp', 'expm1', 'log', 'log1p', 'sin', 'cos', 'tan', 'tanh', 'log2'];
 const UNARY = ['negative', 'abs', 'sign', 'floor', 'ceil', 'round', 'trunc'];
 const COMPARE = ['equal', 'notEqual', 'less', 'lessEqual', 'greater', 'greaterEqual'];
 const NUMERIC: DType[] = ['float32', 'int32', 'uint32', 'uint8'];
