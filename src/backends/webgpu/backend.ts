@@ -74,8 +74,9 @@ export function webgpuCanRun(op: string, meta: OpMeta): Verdict {
     }
   }
   if (op === 'matmul' && meta.dtype !== 'float32') return 'GPU matmul is float32 only';
-  if (op === 'ew' && meta.params !== undefined) {
-    const bad = unsupportedWgslOp((meta.params as EwParams).expr);
+  const expr = (meta.params as Partial<EwParams> | undefined)?.expr;
+  if (op === 'ew' && expr !== undefined) {
+    const bad = unsupportedWgslOp(expr);
     if (bad !== undefined) {
       return `the elementwise op '${bad}' has no WGSL translation accurate to float32`;
     }
