@@ -122,7 +122,7 @@ export {
 export { type ElementwiseOptions, elementwise } from './apply/expression.ts';
 export type { FftNorm, FftnOptions, FftOptions } from './apply/fft.ts';
 export type { FftFreqOptions, FftShiftOptions } from './apply/fft-helpers.ts';
-export { fft } from './apply/fft-namespace.ts';
+export * as fft from './apply/fft-namespace.ts';
 export {
   type FilterMode,
   type FilterOptions,
@@ -156,7 +156,7 @@ export type {
   SVDResult,
   SvdOptions,
 } from './apply/linalg-decomp.ts';
-export { linalg } from './apply/linalg-namespace.ts';
+export * as linalg from './apply/linalg-namespace.ts';
 export type { MatrixNormOrd, VectorNormOptions } from './apply/linalg-norms.ts';
 export type { LstsqResult, RtolOptions, SlogdetResult } from './apply/linalg-solve.ts';
 export { type MapBlocksOptions, mapBlocks } from './apply/map-blocks.ts';

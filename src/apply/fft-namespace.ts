@@ -1,8 +1,5 @@
-// The `fft` namespace of the public API (the Array API's fft extension): one object
-// gathering the transforms of fft.ts and the helpers of fft-helpers.ts.
-
-import { fftFn, fftn, hfft, ifft, ifftn, ihfft, irfft, irfftn, rfft, rfftn } from './fft.ts';
-import { fftfreq, fftshift, ifftshift, rfftfreq } from './fft-helpers.ts';
+// The `fft` namespace of the public API (the Array API's fft extension): a module
+// re-exporting the transforms of fft.ts and the helpers of fft-helpers.ts.
 
 /**
  * The `fft` namespace (the Array API's fft extension): `fft.fft`, `fft.rfft`, `fft.irfft`,
@@ -13,20 +10,8 @@ import { fftfreq, fftshift, ifftshift, rfftfreq } from './fft-helpers.ts';
  * @example
  * const spectrum = fft.rfft(signal, { axis: 1 }); // [channels, n/2 + 1, 2]
  * const power = sum(multiply(spectrum, spectrum), { axis: -1 });
+ * @module
  */
-export const fft = {
-  fft: fftFn,
-  ifft,
-  fftn,
-  ifftn,
-  rfft,
-  irfft,
-  rfftn,
-  irfftn,
-  hfft,
-  ihfft,
-  fftfreq,
-  rfftfreq,
-  fftshift,
-  ifftshift,
-} as const;
+
+export { fftFn as fft, fftn, hfft, ifft, ifftn, ihfft, irfft, irfftn, rfft, rfftn } from './fft.ts';
+export { fftfreq, fftshift, ifftshift, rfftfreq } from './fft-helpers.ts';

@@ -176,9 +176,9 @@ export function eigh(x: ArrayLike): EighResult {
 
 /** The result of linalg.eig: complex values as (re, im) pairs on a trailing axis of size 2. */
 export interface EigResult {
-  /** [..., n, 2]: conjugate pairs adjacent, positive imaginary part first (unsorted, as NumPy's). */
+  /** `[..., n, 2]`: conjugate pairs adjacent, positive imaginary part first (unsorted, as NumPy's). */
   readonly eigenvalues: LazyArray;
-  /** [..., n, n, 2]: column j (unit 2-norm) belongs to eigenvalue j. */
+  /** `[..., n, n, 2]`: column j (unit 2-norm) belongs to eigenvalue j. */
   readonly eigenvectors: LazyArray;
 }
 

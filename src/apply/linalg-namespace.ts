@@ -1,21 +1,5 @@
 // The `linalg` namespace of the public API (the Array API's linear-algebra extension, plus
-// lstsq): one object gathering the functions of the linalg-*.ts files.
-
-import { matmul, tensordot } from './linalg.ts';
-import { cholesky, eig, eigh, eigvalsh, qr, svd, svdvals } from './linalg-decomp.ts';
-import { matrixNorm, vectorNorm } from './linalg-norms.ts';
-import { cross, diagonal, matrixTranspose, outer, trace, vecdot } from './linalg-shape.ts';
-import {
-  det,
-  inv,
-  lstsq,
-  matrixPower,
-  matrixRank,
-  pinv,
-  slogdet,
-  solve,
-  sqrtm,
-} from './linalg-solve.ts';
+// lstsq): a module re-exporting the functions of the linalg-*.ts files.
 
 /**
  * The `linalg` namespace (the Array API's linear-algebra extension): `linalg.qr`,
@@ -26,32 +10,21 @@ import {
  * @example
  * const { Q, R } = linalg.qr(x); // x: [1e6, 100] in row blocks
  * const y = linalg.solve(a, b);
+ * @module
  */
-export const linalg = {
-  cholesky,
-  cross,
+
+export { matmul, tensordot } from './linalg.ts';
+export { cholesky, eig, eigh, eigvalsh, qr, svd, svdvals } from './linalg-decomp.ts';
+export { matrixNorm, vectorNorm } from './linalg-norms.ts';
+export { cross, diagonal, matrixTranspose, outer, trace, vecdot } from './linalg-shape.ts';
+export {
   det,
-  diagonal,
-  eig,
-  eigh,
-  eigvalsh,
   inv,
   lstsq,
-  matmul,
-  matrixNorm,
   matrixPower,
   matrixRank,
-  matrixTranspose,
-  outer,
   pinv,
-  qr,
   slogdet,
   solve,
   sqrtm,
-  svd,
-  svdvals,
-  tensordot,
-  trace,
-  vecdot,
-  vectorNorm,
-} as const;
+} from './linalg-solve.ts';

@@ -18,6 +18,7 @@ export const QUANTILE_METHODS = [
   'nearest',
 ] as const;
 
+/** The methods of percentile/quantile (NumPy's names), e.g. 'linear', 'nearest', 'hazen'. */
 export type QuantileMethod = (typeof QUANTILE_METHODS)[number];
 
 /** Methods that return one of the data values (integers keep their dtype). */
