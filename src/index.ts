@@ -115,6 +115,12 @@ export { NDArray, ndarray } from './array/ndarray.ts';
 export { computeChunkSizes, type Persisted, persist } from './array/persist.ts';
 export { random } from './array/random.ts';
 export { shutdown } from './array/shutdown.ts';
+export {
+  type DotOptions,
+  type RenderedOptions,
+  type VisualizeOptions,
+  visualize,
+} from './array/visualize.ts';
 export { normalizeChunks } from './chunking/normalize.ts';
 export type { ChunkSpec, Chunks, Size } from './chunking/types.ts';
 export { type Config, config, configure, resetConfig, type SchedulerName } from './config.ts';

@@ -12,11 +12,16 @@ import * as red from '../apply/reductions.ts';
 import { reshape } from '../apply/reshape.ts';
 import { take } from '../apply/take.ts';
 import * as tr from '../apply/transpose.ts';
-import { layersToDot } from '../graph/visualize.ts';
 import { type ComputeOptions, compute } from './compute.ts';
 import { LazyArray } from './lazy-array.ts';
 import type { NDArray } from './ndarray.ts';
 import { persist } from './persist.ts';
+import {
+  type DotOptions,
+  type RenderedOptions,
+  type VisualizeOptions,
+  visualize,
+} from './visualize.ts';
 
 // biome-ignore lint/suspicious/noExplicitAny: matches any function signature
 type Fn = (...args: any[]) => unknown;
@@ -121,11 +126,15 @@ declare module './lazy-array.ts' {
      */
     persist(opts?: ComputeOptions): Promise<LazyArray>;
     /**
-     * The operation graph as Graphviz DOT text.
+     * A picture of this array's graph (`visualize(x, opts)`): DOT text at once, or SVG / HTML
+     * rendered in-process (a promise); with `file`, the path written.
      * @example
      * writeFileSync('graph.dot', ones([4], { chunks: 2 }).add(1).visualize());
+     * const svg = await ones([4], { chunks: 2 }).add(1).visualize({ format: 'svg' });
      */
-    visualize(): string;
+    visualize(opts?: DotOptions): string;
+    visualize(opts: RenderedOptions): Promise<string>;
+    visualize(opts?: VisualizeOptions): string | Promise<string>;
   }
 }
 
@@ -160,8 +169,8 @@ Object.defineProperties(LazyArray.prototype, {
     configurable: true,
   },
   visualize: {
-    value(this: LazyArray) {
-      return layersToDot([this.layer]);
+    value(this: LazyArray, opts?: VisualizeOptions) {
+      return visualize(this, opts);
     },
     configurable: true,
   },

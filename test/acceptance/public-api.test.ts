@@ -159,6 +159,7 @@ const EXPORTED = [
   'unregisterBackend',
   'var',
   'variance',
+  'visualize',
   'where',
   'withBackend',
   'withDevice',
