@@ -127,6 +127,13 @@ export { type Config, config, configure, resetConfig, type SchedulerName } from 
 export { type Device, parseDevice } from './devices/device.ts';
 export { disableGuards } from './devices/guards.ts';
 export { toDevice, withDevice } from './devices/placement.ts';
+export {
+  type Dashboard,
+  type DashboardOptions,
+  serveDashboard,
+} from './diagnostics/dashboard.ts';
+export type { MemorySample, Profile, ProfileTask } from './diagnostics/profile.ts';
+export { readProfileHtml } from './diagnostics/profile-html.ts';
 export type { ProgressEvent } from './diagnostics/progress.ts';
 export { backendFor } from './dispatch/backend-for.ts';
 export {

@@ -133,7 +133,18 @@ declare module './lazy-array.ts' {
      * const svg = await ones([4], { chunks: 2 }).add(1).visualize({ format: 'svg' });
      */
     visualize(opts?: DotOptions): string;
+    /**
+     * This array's graph rendered in-process (`visualize(x, opts)`): SVG text or an HTML page,
+     * or with `file` the path written.
+     * @example
+     * const svg = await ones([4], { chunks: 2 }).add(1).visualize({ format: 'svg' });
+     */
     visualize(opts: RenderedOptions): Promise<string>;
+    /**
+     * This array's graph (`visualize(x, opts)`) when the format is known only at run time.
+     * @example
+     * const picture = await ones([4], { chunks: 2 }).visualize({ format: userFormat });
+     */
     visualize(opts?: VisualizeOptions): string | Promise<string>;
   }
 }

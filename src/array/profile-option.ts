@@ -3,6 +3,7 @@
 
 import { liveListening } from '../diagnostics/live-bus.ts';
 import { LiveFeed } from '../diagnostics/live-feed.ts';
+import { postToEnvDashboard } from '../diagnostics/live-post.ts';
 import { type Profile, ProfileRecorder } from '../diagnostics/profile.ts';
 import { writeProfileHtml } from '../diagnostics/profile-html.ts';
 import { MissingPackageError, ValueError } from '../errors.ts';
@@ -50,6 +51,7 @@ export function profileSession(
   executor: Executor,
 ): ProfileSession | undefined {
   const wanted = (opts.profile !== undefined && opts.profile !== false) || opts.onProfile;
+  postToEnvDashboard();
   const live = liveListening();
   if (!wanted && !live) return undefined;
   const opOf = (id: number): string => table.layers[table.layerOf[id]!]!.op;

@@ -1,8 +1,9 @@
 // The `tessera` command: `tessera demo` runs the demo pipeline; `tessera worker` serves the
-// 'distributed' scheduler. A bad argument is one line on stderr and exit code 1, no stack.
+// 'distributed' scheduler; `tessera dashboard` serves the live dashboard. A bad argument is one line on stderr and exit code 1, no stack.
 
 import { Command, InvalidArgumentError } from 'commander';
 import { shutdown, VERSION } from '../index.ts';
+import { addDashboardCommand } from './dashboard.ts';
 import { isDemoScheduler, runDemo } from './demo.ts';
 import { addWorkerCommand } from './worker.ts';
 
@@ -50,6 +51,7 @@ program
   });
 
 addWorkerCommand(program);
+addDashboardCommand(program);
 
 try {
   await program.parseAsync();

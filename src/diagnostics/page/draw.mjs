@@ -36,18 +36,27 @@ export function formatMs(ms) {
 }
 
 /**
- * Draw `tasks` in `container`: a row per lane, a bar per task from start to end (ms, scaled to
- * `span`). SVG bars carry class "task" and a tooltip; many tasks go on a canvas instead.
+ * Draw `tasks` in `container`: a row per lane, a bar per task from start to end (ms), from the
+ * first task's start to the last one's end. SVG bars carry class "task" and a tooltip; many
+ * tasks go on a canvas instead.
  */
-export function drawTimeline(container, lanes, tasks, span) {
+export function drawTimeline(container, lanes, tasks) {
   container.textContent = '';
+  let first = Number.POSITIVE_INFINITY;
+  let last = 0;
+  for (const t of tasks) {
+    if (t.start < first) first = t.start;
+    if (t.end > last) last = t.end;
+  }
+  if (tasks.length === 0) first = 0;
+  const span = last - first;
   const width = 1000;
   const label = 120;
   const row = 22;
   const height = Math.max(1, lanes.length) * row + 20;
   const scale = (width - label - 10) / Math.max(span, 1e-3);
   if (tasks.length > MAX_SVG_BARS) {
-    drawTimelineCanvas(container, lanes, tasks, { width, label, row, height, scale });
+    drawTimelineCanvas(container, lanes, tasks, { width, label, row, height, scale, first });
     return;
   }
   const svg = svgEl('svg', {
@@ -74,7 +83,7 @@ export function drawTimeline(container, lanes, tasks, span) {
       'rect',
       {
         class: t.spanOnly ? 'task span-only' : 'task',
-        x: (label + t.start * scale).toFixed(2),
+        x: (label + (t.start - first) * scale).toFixed(2),
         y: t.lane * row + 2,
         width: Math.max(0.6, (t.end - t.start) * scale).toFixed(2),
         height: row - 6,
@@ -91,7 +100,7 @@ export function drawTimeline(container, lanes, tasks, span) {
     { x: width - 4, y: height - 4, class: 'axis', 'text-anchor': 'end' },
     svg,
   );
-  axis.textContent = formatMs(span);
+  axis.textContent = `${formatMs(span)} from the first task, at +${formatMs(first)}`;
   container.appendChild(svg);
 }
 
@@ -111,7 +120,7 @@ function drawTimelineCanvas(container, lanes, tasks, g) {
   for (const t of tasks) {
     ctx.fillStyle = kernelColor(t.op);
     ctx.fillRect(
-      g.label + t.start * g.scale,
+      g.label + (t.start - g.first) * g.scale,
       t.lane * g.row + 2,
       Math.max(0.6, (t.end - t.start) * g.scale),
       g.row - 6,
