@@ -144,6 +144,8 @@ export async function serveDashboard(opts?: DashboardOptions): Promise<Dashboard
             res.end(`serveDashboard: bad events: ${e instanceof Error ? e.message : String(e)}`);
           },
         );
+    } else if (path === '/favicon.ico') {
+      res.writeHead(204).end();
     } else {
       res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
     }
