@@ -53,6 +53,22 @@ export interface Profile {
 /** Memory is sampled at most this often (ms), plus at the start and the end. */
 const SAMPLE_MS = 10;
 
+/** A growable column of numbers (doubles: times and byte counts). */
+class Column {
+  data: Float64Array;
+  constructor(capacity: number) {
+    this.data = new Float64Array(Math.max(16, capacity));
+  }
+  set(i: number, v: number): void {
+    if (i >= this.data.length) {
+      const next = new Float64Array(this.data.length * 2);
+      next.set(this.data);
+      this.data = next;
+    }
+    this.data[i] = v;
+  }
+}
+
 /**
  * Records a run's task stream as the scheduler reports it (a TaskTrace), in columns so a
  * hundred thousand tasks cost little; `profile()` gives the JSON.
@@ -65,27 +81,42 @@ export class ProfileRecorder implements TaskTrace {
   readonly startedAt = epochNow();
   private readonly laneIds = new Map<string, number>();
   readonly lanes: string[] = [];
-  readonly keys: string[] = [];
-  readonly ops: string[] = [];
-  readonly kernels: string[] = [];
-  readonly devices: string[] = [];
-  readonly laneOf: number[] = [];
-  readonly starts: number[] = [];
-  readonly ends: number[] = [];
-  readonly bytesIn: number[] = [];
-  readonly bytesOut: number[] = [];
-  private readonly spanOnly: number[] = [];
+  private readonly keys: string[] = [];
+  /** Task ids (their op is looked up only when the profile is built). */
+  private readonly ids: Column;
+  private readonly kernels: string[] = [];
+  /** Devices of the tasks that ran off the host, by task index (most run on 'cpu'). */
+  private readonly devices = new Map<number, string>();
+  private readonly spanOnly = new Set<number>();
+  private readonly laneOf: Column;
+  private readonly starts: Column;
+  private readonly ends: Column;
+  private readonly bytesIn: Column;
+  private readonly bytesOut: Column;
   readonly memory: MemorySample[] = [];
+  private lastLane = '';
+  private lastLaneId = -1;
+  private lastEnd = 0;
   private lastSample = Number.NEGATIVE_INFINITY;
   private liveBytes = 0;
   private endedAt: number | undefined;
 
-  /** `opOf(id)`: the operation of task `id` (its layer's op); the kernel name by default. */
+  /**
+   * `opOf(id)`: the operation of task `id` (its layer's op; the kernel name by default);
+   * `expected`: how many tasks will run (room is made for them at once).
+   */
   constructor(
     readonly scheduler: string,
     readonly workers: number,
     private readonly opOf?: (id: number) => string,
+    expected = 1024,
   ) {
+    this.ids = new Column(expected);
+    this.laneOf = new Column(expected);
+    this.starts = new Column(expected);
+    this.ends = new Column(expected);
+    this.bytesIn = new Column(expected);
+    this.bytesOut = new Column(expected);
     this.sample(this.startedAt, 0);
   }
 
@@ -107,29 +138,36 @@ export class ProfileRecorder implements TaskTrace {
     end: number,
     spanOnly: boolean,
   ): void {
-    let id = this.laneIds.get(lane);
-    if (id === undefined) {
-      id = this.lanes.push(lane) - 1;
-      this.laneIds.set(lane, id);
+    if (lane !== this.lastLane) {
+      let id = this.laneIds.get(lane);
+      if (id === undefined) {
+        id = this.lanes.push(lane) - 1;
+        this.laneIds.set(lane, id);
+      }
+      this.lastLane = lane;
+      this.lastLaneId = id;
     }
+    const i = this.keys.length;
+    const inputs = task.inputs;
     let inBytes = 0;
-    for (const c of task.inputs) inBytes += chunkBytes(c);
-    if (spanOnly) this.spanOnly.push(this.keys.length);
+    for (let k = 0; k < inputs.length; k++) inBytes += chunkBytes(inputs[k]!);
+    if (spanOnly) this.spanOnly.add(i);
+    if (task.device !== undefined) this.devices.set(i, task.device);
     this.keys.push(task.key);
-    this.ops.push(this.opOf ? this.opOf(task.id) : task.kernel);
     this.kernels.push(task.kernel);
-    this.devices.push(task.device ?? 'cpu');
-    this.laneOf.push(id);
-    this.starts.push(start - this.startedAt);
-    this.ends.push(end - this.startedAt);
-    this.bytesIn.push(inBytes);
-    this.bytesOut.push(chunkBytes(value));
+    this.ids.set(i, task.id);
+    this.laneOf.set(i, this.lastLaneId);
+    this.starts.set(i, start - this.startedAt);
+    this.ends.set(i, end - this.startedAt);
+    this.bytesIn.set(i, inBytes);
+    this.bytesOut.set(i, chunkBytes(value));
+    if (end > this.lastEnd) this.lastEnd = end;
   }
 
   live(bytes: number): void {
     this.liveBytes = bytes;
-    const now = epochNow();
-    if (now - this.lastSample >= SAMPLE_MS) this.sample(now, bytes);
+    // the clock of the last task's end: no clock read per task
+    if (this.lastEnd - this.lastSample >= SAMPLE_MS) this.sample(this.lastEnd, bytes);
   }
 
   /** The run ended: take the last memory sample. */
@@ -145,26 +183,25 @@ export class ProfileRecorder implements TaskTrace {
   }
 
   /** Task `i` as JSON. */
-  task(i: number, spanOnly = false): ProfileTask {
-    return {
+  task(i: number): ProfileTask {
+    const t: ProfileTask = {
       key: this.keys[i]!,
-      op: this.ops[i]!,
+      op: this.opOf ? this.opOf(this.ids.data[i]!) : this.kernels[i]!,
       kernel: this.kernels[i]!,
-      lane: this.laneOf[i]!,
-      start: this.starts[i]!,
-      end: this.ends[i]!,
-      bytesIn: this.bytesIn[i]!,
-      bytesOut: this.bytesOut[i]!,
-      device: this.devices[i]!,
-      ...(spanOnly ? { spanOnly: true as const } : {}),
+      lane: this.laneOf.data[i]!,
+      start: this.starts.data[i]!,
+      end: this.ends.data[i]!,
+      bytesIn: this.bytesIn.data[i]!,
+      bytesOut: this.bytesOut.data[i]!,
+      device: this.devices.get(i) ?? 'cpu',
     };
+    return this.spanOnly.has(i) ? { ...t, spanOnly: true } : t;
   }
 
   /** The profile so far (complete once `end()` was called). */
   profile(): Profile {
-    const approx = new Set(this.spanOnly);
     const tasks = new Array<ProfileTask>(this.count);
-    for (let i = 0; i < tasks.length; i++) tasks[i] = this.task(i, approx.has(i));
+    for (let i = 0; i < tasks.length; i++) tasks[i] = this.task(i);
     return {
       version: 1,
       scheduler: this.scheduler,

@@ -11,7 +11,7 @@ import { HeldBuffers } from './buffer-cache.ts';
 import { collectGarbage } from './collect.ts';
 import type { FromProcess, ToProcess } from './process-wire.ts';
 import { loadRegistry } from './registry.ts';
-import { epochNow } from './task-timing.ts';
+import { endTimes, epochNow } from './task-timing.ts';
 import type { TaskPayload } from './types.ts';
 import { type BatchReply, decodeInputs, encodeError } from './wire.ts';
 
@@ -75,16 +75,19 @@ async function execute(
     if (cancelled.has(seq)) return { ok: false, cancelled: true };
     if (i > 0) send({ t: 'at', seq, index: i });
     try {
+      // one clock read per task: a task ends when the next one starts (see endTimes)
       if (times) times[2 * i] = epochNow();
       const out = runTask(tasks[i]!, registry, resolve);
-      results[i] = out instanceof Promise ? await out : out;
-      if (times) times[2 * i + 1] = epochNow();
+      if (out instanceof Promise) {
+        results[i] = await out;
+        if (times) times[2 * i + 1] = epochNow();
+      } else results[i] = out;
       collectGarbage();
     } catch (e) {
       return { ok: false, index: i, error: encodeError(e) };
     }
   }
-  return times ? { ok: true, results, times } : { ok: true, results };
+  return times ? { ok: true, results, times: endTimes(times) } : { ok: true, results };
 }
 
 async function drain(): Promise<void> {

@@ -23,7 +23,7 @@ import type { Chunk } from '../kernels/types.ts';
 import { collectGarbage, noteDropped } from './collect.ts';
 import { deviceBytes } from './device-chunk.ts';
 import { ReadyQueue } from './ready-queue.ts';
-import { type BatchTiming, epochNow, newTiming } from './task-timing.ts';
+import { type BatchTiming, epochNow, newTiming, TIME_ORIGIN } from './task-timing.ts';
 import type { Executor, TaskPayload, TaskTrace } from './types.ts';
 
 /** Released blocks up to this size live on shared slabs: not worth counting for GC. */
@@ -88,7 +88,7 @@ export function chunkBytes(c: Chunk): number {
   if (c instanceof NDArray) return c.data.byteLength;
   if (!Array.isArray(c)) return 0; // a device block: counted in device bytes
   let n = 0;
-  for (const e of c) n += chunkBytes(e);
+  for (let i = 0; i < c.length; i++) n += chunkBytes(c[i]!);
   return n;
 }
 
@@ -336,15 +336,16 @@ class Run {
     const runSync = this.executor.runSync!.bind(this.executor);
     const { signal, trace } = this.opts;
     let lastYield = performance.now();
+    // The clock is read once per task (the yield check needs it anyway): a traced task spans
+    // from the previous read to the next, its scheduling on this thread included.
+    let clock = lastYield;
     while (!this.failed) {
       const t = this.next();
       if (t < 0) break;
       let value: Chunk;
       let task: TaskPayload;
-      let start = 0;
       try {
         task = this.payload(t);
-        if (trace) start = epochNow();
         const out = runSync(task);
         value = out instanceof Promise ? await out : out;
       } catch (e) {
@@ -352,19 +353,24 @@ class Run {
         return;
       }
       if (this.failed) return; // aborted while an asynchronous kernel ran
-      if (trace) trace.ran(task, value, 'main', start, epochNow(), false);
       this.complete(t, value);
-      trace?.live(this.liveBytes);
       collectGarbage();
+      const now = performance.now();
+      if (trace) {
+        trace.ran(task, value, 'main', TIME_ORIGIN + clock, TIME_ORIGIN + now, false);
+        trace.live(this.liveBytes);
+      }
+      clock = now;
       if (signal?.aborted) {
         this.onAbort();
         return;
       }
       if (this.done < this.total && !this.report()) return;
-      if (performance.now() - lastYield > SYNC_YIELD_MS) {
+      if (now - lastYield > SYNC_YIELD_MS) {
         // let timers (a timeout) and abort signals fire during long synchronous runs
         await new Promise<void>((r) => setImmediate(r));
         lastYield = performance.now();
+        clock = lastYield;
       }
     }
     if (!this.failed) this.finish();

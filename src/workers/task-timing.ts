@@ -17,7 +17,24 @@ export interface BatchTiming {
  * const t0 = epochNow();
  */
 export function epochNow(): number {
-  return performance.timeOrigin + performance.now();
+  return TIME_ORIGIN + performance.now();
+}
+
+/** This thread's performance.timeOrigin (a getter call each time otherwise). */
+export const TIME_ORIGIN = performance.timeOrigin;
+
+/**
+ * Fill in the ends a worker left open in `times` (start, end pairs): each task ends when the
+ * next one starts (the worker's loop between them is a few checks), the last one now. An
+ * asynchronous task's end, read when its promise settled, is kept.
+ * @example
+ * reply.times = endTimes(times);
+ */
+export function endTimes(times: Float64Array): Float64Array {
+  const n = times.length / 2;
+  for (let i = 0; i < n - 1; i++) if (times[2 * i + 1] === 0) times[2 * i + 1] = times[2 * i + 2]!;
+  if (n > 0 && times[2 * n - 1] === 0) times[2 * n - 1] = epochNow();
+  return times;
 }
 
 /**

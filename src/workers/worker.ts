@@ -9,7 +9,7 @@ import { runTask } from '../kernels/run-task.ts';
 import type { Chunk, FnRef, KernelRegistry } from '../kernels/types.ts';
 import { collectGarbage } from './collect.ts';
 import { loadRegistry } from './registry.ts';
-import { epochNow } from './task-timing.ts';
+import { endTimes, epochNow } from './task-timing.ts';
 import {
   type BatchMessage,
   type BatchReply,
@@ -46,6 +46,7 @@ function execute(
   for (let i = from; i < tasks.length; i++) {
     if (control[lane] !== 0) return { ok: false, cancelled: true };
     control[CONTROL.INDEX] = i;
+    // one clock read per task: a task ends when the next one starts (see endTimes)
     if (times) times[2 * i] = epochNow();
     try {
       const out = runTask(tasks[i]!, registry, resolve);
@@ -60,13 +61,14 @@ function execute(
         );
       }
       results[i] = out;
-      if (times) times[2 * i + 1] = epochNow();
       collectGarbage();
     } catch (e) {
       return { ok: false, index: i, error: encodeError(e) };
     }
   }
-  const reply: BatchReply = times ? { ok: true, results, times } : { ok: true, results };
+  const reply: BatchReply = times
+    ? { ok: true, results, times: endTimes(times) }
+    : { ok: true, results };
   return Comlink.transfer(reply, transferables(results));
 }
 
