@@ -33,7 +33,7 @@ for (const scheduler of ['sync', 'threads'] as const) {
   const opts = { scheduler, workers: 2 };
   let tasks = 0;
   const onProfile = (p: Profile) => {
-    tasks = p.tasks.length;
+    tasks = p.tasks.key.length;
   };
   await computeBlocks([layer], opts); // warm-up: pool started, code compiled
   await computeBlocks([layer], { ...opts, onProfile });

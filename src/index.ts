@@ -132,7 +132,13 @@ export {
   type DashboardOptions,
   serveDashboard,
 } from './diagnostics/dashboard.ts';
-export type { MemorySample, Profile, ProfileTask } from './diagnostics/profile.ts';
+export {
+  type MemorySample,
+  type Profile,
+  type ProfileTask,
+  type ProfileTasks,
+  profileTasks,
+} from './diagnostics/profile.ts';
 export { readProfileHtml } from './diagnostics/profile-html.ts';
 export type { ProgressEvent } from './diagnostics/progress.ts';
 export { backendFor } from './dispatch/backend-for.ts';

@@ -54,8 +54,7 @@ export function profileSession(
   postToEnvDashboard();
   const live = liveListening();
   if (!wanted && !live) return undefined;
-  const opOf = (id: number): string => table.layers[table.layerOf[id]!]!.op;
-  const recorder = new ProfileRecorder(executor.name, executor.concurrency, opOf);
+  const recorder = new ProfileRecorder(executor.name, executor.concurrency, table);
   const feed = live ? new LiveFeed(recorder, runnableCount(table)) : undefined;
   return {
     recorder,

@@ -1,6 +1,7 @@
 // The task stream of a compute (Dask's performance_report data): per task its worker lane,
 // start, end, kernel, bytes in and out and device; host memory and live chunk bytes over time.
 
+import type { TaskTable } from '../graph/materialize.ts';
 import type { Chunk } from '../kernels/types.ts';
 import { chunkBytes } from '../workers/scheduler.ts';
 import { epochNow } from '../workers/task-timing.ts';
@@ -33,6 +34,26 @@ export interface MemorySample {
   readonly liveBytes: number;
 }
 
+/**
+ * The tasks of a profile as columns (one entry per task, in the order they finished): compact
+ * JSON, and cheap to build for a hundred thousand tasks. `profileTasks` gives them as rows.
+ */
+export interface ProfileTasks {
+  readonly key: readonly string[];
+  readonly op: readonly string[];
+  readonly kernel: readonly string[];
+  /** Index in `Profile.lanes`. */
+  readonly lane: readonly number[];
+  /** Milliseconds since `Profile.startedAt`. */
+  readonly start: readonly number[];
+  readonly end: readonly number[];
+  readonly bytesIn: readonly number[];
+  readonly bytesOut: readonly number[];
+  readonly device: readonly string[];
+  /** Indices of the tasks whose executor did not time them (their batch's span instead). */
+  readonly spanOnly: readonly number[];
+}
+
 /** What `compute(x, { profile })` records: plain JSON. */
 export interface Profile {
   readonly version: 1;
@@ -45,15 +66,15 @@ export interface Profile {
   readonly durationMs: number;
   /** The workers tasks ran on ('main', 'thread 3', 'process 1234'), in order of first use. */
   readonly lanes: readonly string[];
-  /** Every task that ran, once, in the order they finished. */
-  readonly tasks: readonly ProfileTask[];
+  /** Every task that ran, once, in the order they finished (columns; see profileTasks). */
+  readonly tasks: ProfileTasks;
   readonly memory: readonly MemorySample[];
 }
 
 /** Memory is sampled at most this often (ms), plus at the start and the end. */
 const SAMPLE_MS = 10;
 
-/** A growable column of numbers (doubles: times and byte counts). */
+/** A column of numbers (times, byte counts), allocated for the expected count at once. */
 class Column {
   data: Float64Array;
   constructor(capacity: number) {
@@ -67,13 +88,21 @@ class Column {
     }
     this.data[i] = v;
   }
+  /** The first `n` values as a JSON array (a loop: Array.from on typed arrays is slow). */
+  values(n: number): number[] {
+    const out = new Array<number>(n);
+    const d = this.data;
+    for (let i = 0; i < n; i++) out[i] = d[i]!;
+    return out;
+  }
 }
 
 /**
  * Records a run's task stream as the scheduler reports it (a TaskTrace), in columns so a
- * hundred thousand tasks cost little; `profile()` gives the JSON.
+ * hundred thousand tasks cost little (numbers and keys only: ops come from the task table when
+ * the JSON is built); `profile()` gives the JSON.
  * @example
- * const rec = new ProfileRecorder('threads', 4);
+ * const rec = new ProfileRecorder('threads', 4, table);
  * await runTasks(table, executor, { priority, trace: rec });
  * const profile = rec.profile();
  */
@@ -81,10 +110,15 @@ export class ProfileRecorder implements TaskTrace {
   readonly startedAt = epochNow();
   private readonly laneIds = new Map<string, number>();
   readonly lanes: string[] = [];
-  private readonly keys: string[] = [];
-  /** Task ids (their op is looked up only when the profile is built). */
+  /** Task ids (their ops are looked up only when the profile is built) and keys. */
   private readonly ids: Column;
-  private readonly kernels: string[] = [];
+  private readonly keys: string[];
+  /** Kernel names, and each task's index among them. */
+  private readonly kernelNames: string[] = [];
+  private readonly kernelOf: Column;
+  private lastKernel = '';
+  private lastKernelId = -1;
+  private n = 0;
   /** Devices of the tasks that ran off the host, by task index (most run on 'cpu'). */
   private readonly devices = new Map<number, string>();
   private readonly spanOnly = new Set<number>();
@@ -101,17 +135,17 @@ export class ProfileRecorder implements TaskTrace {
   private liveBytes = 0;
   private endedAt: number | undefined;
 
-  /**
-   * `opOf(id)`: the operation of task `id` (its layer's op; the kernel name by default);
-   * `expected`: how many tasks will run (room is made for them at once).
-   */
+  /** `table`: the tasks of the run (their keys and ops); room is made for all of them at once. */
   constructor(
     readonly scheduler: string,
     readonly workers: number,
-    private readonly opOf?: (id: number) => string,
-    expected = 1024,
+    private readonly table: TaskTable,
   ) {
+    const expected = table.count;
     this.ids = new Column(expected);
+    // allocated at once: a store by index costs less than a growing push
+    this.keys = new Array<string>(expected);
+    this.kernelOf = new Column(expected);
     this.laneOf = new Column(expected);
     this.starts = new Column(expected);
     this.ends = new Column(expected);
@@ -127,7 +161,7 @@ export class ProfileRecorder implements TaskTrace {
 
   /** Tasks recorded so far. */
   get count(): number {
-    return this.keys.length;
+    return this.n;
   }
 
   ran(
@@ -147,15 +181,21 @@ export class ProfileRecorder implements TaskTrace {
       this.lastLane = lane;
       this.lastLaneId = id;
     }
-    const i = this.keys.length;
+    if (task.kernel !== this.lastKernel) {
+      let k = this.kernelNames.indexOf(task.kernel);
+      if (k < 0) k = this.kernelNames.push(task.kernel) - 1;
+      this.lastKernel = task.kernel;
+      this.lastKernelId = k;
+    }
+    const i = this.n++;
     const inputs = task.inputs;
     let inBytes = 0;
     for (let k = 0; k < inputs.length; k++) inBytes += chunkBytes(inputs[k]!);
     if (spanOnly) this.spanOnly.add(i);
     if (task.device !== undefined) this.devices.set(i, task.device);
-    this.keys.push(task.key);
-    this.kernels.push(task.kernel);
     this.ids.set(i, task.id);
+    this.keys[i] = task.key;
+    this.kernelOf.set(i, this.lastKernelId);
     this.laneOf.set(i, this.lastLaneId);
     this.starts.set(i, start - this.startedAt);
     this.ends.set(i, end - this.startedAt);
@@ -184,10 +224,12 @@ export class ProfileRecorder implements TaskTrace {
 
   /** Task `i` as JSON. */
   task(i: number): ProfileTask {
+    const id = this.ids.data[i]!;
+    const { table } = this;
     const t: ProfileTask = {
       key: this.keys[i]!,
-      op: this.opOf ? this.opOf(this.ids.data[i]!) : this.kernels[i]!,
-      kernel: this.kernels[i]!,
+      op: table.layers[table.layerOf[id]!]!.op,
+      kernel: this.kernelNames[this.kernelOf.data[i]!]!,
       lane: this.laneOf.data[i]!,
       start: this.starts.data[i]!,
       end: this.ends.data[i]!,
@@ -200,8 +242,29 @@ export class ProfileRecorder implements TaskTrace {
 
   /** The profile so far (complete once `end()` was called). */
   profile(): Profile {
-    const tasks = new Array<ProfileTask>(this.count);
-    for (let i = 0; i < tasks.length; i++) tasks[i] = this.task(i);
+    const n = this.count;
+    const { table } = this;
+    const op = new Array<string>(n);
+    const kernel = new Array<string>(n);
+    const device = new Array<string>(n);
+    for (let i = 0; i < n; i++) {
+      op[i] = table.layers[table.layerOf[this.ids.data[i]!]!]!.op;
+      kernel[i] = this.kernelNames[this.kernelOf.data[i]!]!;
+      device[i] = this.devices.get(i) ?? 'cpu';
+    }
+    const numbers = (c: Column): number[] => c.values(n);
+    const tasks: ProfileTasks = {
+      key: this.keys.slice(0, n),
+      op,
+      kernel,
+      lane: numbers(this.laneOf),
+      start: numbers(this.starts),
+      end: numbers(this.ends),
+      bytesIn: numbers(this.bytesIn),
+      bytesOut: numbers(this.bytesOut),
+      device,
+      spanOnly: [...this.spanOnly],
+    };
     return {
       version: 1,
       scheduler: this.scheduler,
@@ -213,4 +276,26 @@ export class ProfileRecorder implements TaskTrace {
       memory: [...this.memory],
     };
   }
+}
+
+/**
+ * The tasks of a profile as one object per task.
+ * @example
+ * const slowest = profileTasks(profile).sort((a, b) => b.end - b.start - (a.end - a.start))[0];
+ */
+export function profileTasks(profile: Profile): ProfileTask[] {
+  const t = profile.tasks;
+  const approx = new Set(t.spanOnly);
+  return t.key.map((key, i) => ({
+    key,
+    op: t.op[i]!,
+    kernel: t.kernel[i]!,
+    lane: t.lane[i]!,
+    start: t.start[i]!,
+    end: t.end[i]!,
+    bytesIn: t.bytesIn[i]!,
+    bytesOut: t.bytesOut[i]!,
+    device: t.device[i]!,
+    ...(approx.has(i) ? { spanOnly: true as const } : {}),
+  }));
 }

@@ -125,6 +125,7 @@ const EXPORTED = [
   'persist',
   'pow',
   'prod',
+  'profileTasks',
   'promoteTypes',
   'random',
   'readProfileHtml',

@@ -4,12 +4,27 @@
 import { drawMemory, drawTimeline, fillKernelTable, formatBytes, formatMs } from './draw.mjs';
 
 const profile = JSON.parse(document.getElementById('tessera-profile').textContent);
-const busy = profile.tasks.reduce((s, t) => s + (t.end - t.start), 0);
-const moved = profile.tasks.reduce((s, t) => s + t.bytesOut, 0);
+// the tasks come as columns: one object per task for drawing
+const columns = profile.tasks;
+const approx = new Set(columns.spanOnly);
+const tasks = columns.key.map((key, i) => ({
+  key,
+  op: columns.op[i],
+  kernel: columns.kernel[i],
+  lane: columns.lane[i],
+  start: columns.start[i],
+  end: columns.end[i],
+  bytesIn: columns.bytesIn[i],
+  bytesOut: columns.bytesOut[i],
+  device: columns.device[i],
+  spanOnly: approx.has(i),
+}));
+const busy = tasks.reduce((s, t) => s + (t.end - t.start), 0);
+const moved = tasks.reduce((s, t) => s + t.bytesOut, 0);
 document.getElementById('summary').textContent =
-  `${profile.tasks.length} tasks on ${profile.lanes.length} workers (${profile.scheduler}, ` +
+  `${tasks.length} tasks on ${profile.lanes.length} workers (${profile.scheduler}, ` +
   `${profile.workers} at once) in ${formatMs(profile.durationMs)}; ` +
   `busy ${formatMs(busy)}, output ${formatBytes(moved)}`;
-drawTimeline(document.getElementById('timeline'), profile.lanes, profile.tasks);
-fillKernelTable(document.querySelector('#kernels tbody'), profile.tasks);
+drawTimeline(document.getElementById('timeline'), profile.lanes, tasks);
+fillKernelTable(document.querySelector('#kernels tbody'), tasks);
 drawMemory(document.getElementById('memory'), profile.memory);
