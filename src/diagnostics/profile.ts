@@ -245,13 +245,16 @@ export class ProfileRecorder implements TaskTrace {
     const n = this.count;
     const { table } = this;
     const op = new Array<string>(n);
-    const kernel = new Array<string>(n);
-    const device = new Array<string>(n);
-    for (let i = 0; i < n; i++) {
-      op[i] = table.layers[table.layerOf[this.ids.data[i]!]!]!.op;
-      kernel[i] = this.kernelNames[this.kernelOf.data[i]!]!;
-      device[i] = this.devices.get(i) ?? 'cpu';
-    }
+    const ids = this.ids.data;
+    for (let i = 0; i < n; i++) op[i] = table.layers[table.layerOf[ids[i]!]!]!.op;
+    // most runs use few kernels and only the host: filled, not looked up, where they can be
+    const names = this.kernelNames;
+    const kernel =
+      names.length === 1
+        ? new Array<string>(n).fill(names[0]!)
+        : Array.from({ length: n }, (_, i) => names[this.kernelOf.data[i]!]!);
+    const device = new Array<string>(n).fill('cpu');
+    for (const [i, d] of this.devices) device[i] = d;
     const numbers = (c: Column): number[] => c.values(n);
     const tasks: ProfileTasks = {
       key: this.keys.slice(0, n),
