@@ -56,7 +56,11 @@ export interface ComputeOptions {
    * without `onProfile` is a ValueError (the profile would go nowhere).
    */
   profile?: boolean | string;
-  /** Receives the profile (JSON) when the compute ends; implies `profile: true`. */
+  /**
+   * Receives the profile (JSON; `profileTasks(p)` gives its tasks as rows) when the compute
+   * has succeeded, before it resolves; implies `profile: true`. A failed compute delivers
+   * none (an open dashboard shows its error and the failing task's key).
+   */
   onProfile?: (profile: Profile) => void;
 }
 
