@@ -13,7 +13,7 @@ import { readdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const HELPERS = new Set(['run.ts', 'dask.ts', 'timing.ts', 'memory.ts']);
+const HELPERS = new Set(['run.ts', 'dask.ts', 'timing.ts', 'memory.ts', 'raw-graph.ts']);
 const here = dirname(fileURLToPath(import.meta.url));
 
 const words = process.argv.slice(2).filter((a) => a !== '--');

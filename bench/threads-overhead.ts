@@ -6,42 +6,17 @@
 // Target (issue 4): at most 15 µs per task with 2 workers (Dask, 2 threads: ~67 µs).
 
 import { computeBlocks } from '../src/array/compute.ts';
-import { NDArray } from '../src/array/ndarray.ts';
-import { defineLayer } from '../src/graph/define-layer.ts';
 import { fuseLayers } from '../src/graph/fuse.ts';
 import { materializeTasks, runnableCount } from '../src/graph/materialize.ts';
 import { ones, shutdown } from '../src/index.ts';
 import { field, runDask } from './dask.ts';
 import { knob } from './memory.ts';
+import { rawLayer } from './raw-graph.ts';
 import { report, time } from './timing.ts';
 
 const small = process.env.BENCH_SMALL === '1';
 const N_RAW = knob('BENCH_TASKS', small ? 20000 : 100_000);
 const N_ARR = knob('BENCH_ARR', small ? 5000 : 20000);
-
-/** N independent tasks, each picking the one element of a shared tuple (Dask: noop(i)). */
-function rawLayer(n: number) {
-  const value = new NDArray(new Float64Array(new SharedArrayBuffer(8)), [1], 'float64');
-  const source = defineLayer({
-    op: 'tuple',
-    name: `bench-tuple-${n}`,
-    deps: [],
-    chunks: [[1]],
-    dtype: 'float64',
-    task: () => {
-      throw new Error('source has no tasks');
-    },
-    constant: () => [value],
-  });
-  const params = { index: 0 };
-  return defineLayer({
-    op: 'noop',
-    deps: [source],
-    chunks: [new Array<number>(n).fill(1)],
-    dtype: 'float64',
-    task: () => ({ kernel: 'pick', inputs: [[0, [0]]], params }),
-  });
-}
 
 const layer = rawLayer(N_RAW);
 const opts = { scheduler: 'threads', workers: 2 } as const;

@@ -260,12 +260,31 @@ export { NDArray, ndarray } from './array/ndarray.ts';
 export { computeChunkSizes, type Persisted, persist } from './array/persist.ts';
 export { random } from './array/random.ts';
 export { shutdown } from './array/shutdown.ts';
+export {
+  type DotOptions,
+  type RenderedOptions,
+  type VisualizeOptions,
+  visualize,
+} from './array/visualize.ts';
 export { normalizeChunks } from './chunking/normalize.ts';
 export type { ChunkSpec, Chunks, Size } from './chunking/types.ts';
 export { type Config, config, configure, resetConfig, type SchedulerName } from './config.ts';
 export { type Device, parseDevice } from './devices/device.ts';
 export { disableGuards } from './devices/guards.ts';
 export { toDevice, withDevice } from './devices/placement.ts';
+export {
+  type Dashboard,
+  type DashboardOptions,
+  serveDashboard,
+} from './diagnostics/dashboard.ts';
+export {
+  type MemorySample,
+  type Profile,
+  type ProfileTask,
+  type ProfileTasks,
+  profileTasks,
+} from './diagnostics/profile.ts';
+export { readProfileHtml } from './diagnostics/profile-html.ts';
 export type { ProgressEvent } from './diagnostics/progress.ts';
 export { backendFor } from './dispatch/backend-for.ts';
 export {

@@ -27,6 +27,11 @@ const RULES: Record<string, (v: unknown) => string | undefined> = {
   optimize: (v) => (typeof v === 'boolean' ? undefined : 'a boolean'),
   onStats: (v) => (typeof v === 'function' ? undefined : 'a function'),
   allowTransfer: (v) => (typeof v === 'boolean' ? undefined : 'a boolean'),
+  profile: (v) =>
+    typeof v === 'boolean' || (typeof v === 'string' && v !== '')
+      ? undefined
+      : "a boolean or a file path (such as 'profile.html')",
+  onProfile: (v) => (typeof v === 'function' ? undefined : 'a function'),
 };
 
 /**
@@ -42,6 +47,11 @@ export function checkComputeOptions(fn: string, opts: unknown): ComputeOptions {
     if (v === undefined) continue;
     const need = rule(v);
     if (need !== undefined) throw new ValueError(`${fn}: ${key} ${describe(v)} must be ${need}`);
+  }
+  if (o.profile === true && o.onProfile === undefined) {
+    throw new ValueError(
+      `${fn}: profile true needs onProfile to receive the profile (or a path such as 'profile.html' for a report)`,
+    );
   }
   return o as ComputeOptions;
 }

@@ -5,6 +5,7 @@ import { config, type SchedulerName } from '../config.ts';
 import { DeviceRouter } from '../devices/device-router.ts';
 import { moveLayer } from '../devices/device-scope.ts';
 import { guardTransfer, readAllowTransfer } from '../devices/guards.ts';
+import type { Profile } from '../diagnostics/profile.ts';
 import { ValueError } from '../errors.ts';
 import { fuseLayers } from '../graph/fuse.ts';
 import type { Layer } from '../graph/layer.ts';
@@ -18,6 +19,7 @@ import { checkComputeOptions } from './compute-options.ts';
 import { resolveExecutor } from './executors.ts';
 import { LazyArray } from './lazy-array.ts';
 import type { NDArray } from './ndarray.ts';
+import { profileSession } from './profile-option.ts';
 import { type ProgressOption, progressReporter } from './progress-option.ts';
 
 /** Options of `compute` and `persist`: the scheduler and its workers, cancellation (`signal`, `timeout`), progress and the memory bound. */
@@ -47,6 +49,20 @@ export interface ComputeOptions {
   onStats?: (stats: RunStats) => void;
   /** Allow bringing GPU arrays to the host (a guarded transfer otherwise). */
   allowTransfer?: boolean;
+  /**
+   * Record the task stream: per worker lane, when each task ran, its kernel, bytes in and
+   * out and device, plus host memory and live chunk bytes over time. A path (such as
+   * 'profile.html') also writes a self-contained HTML report there (timeline, per-kernel
+   * table, memory, the graph's picture). The profile itself reaches `onProfile`; `true`
+   * without `onProfile` is a ValueError (the profile would go nowhere).
+   */
+  profile?: boolean | string;
+  /**
+   * Receives the profile (JSON; `profileTasks(p)` gives its tasks as rows) when the compute
+   * has succeeded, before it resolves; implies `profile: true`. A failed compute delivers
+   * none (an open dashboard shows its error and the failing task's key).
+   */
+  onProfile?: (profile: Profile) => void;
 }
 
 /** `x`, on the host: a GPU array is a guarded device → host transfer. */
@@ -110,6 +126,7 @@ async function runLayers(
   // a graph with device layers runs through the router: device tasks go to their GPU worker
   const executor = table.layers.some((l) => l.device !== undefined) ? new DeviceRouter(host) : host;
   const progress = progressReporter(opts.progress, table);
+  const profile = profileSession(opts, optimized, table, executor);
   let outputs: Chunk[][];
   try {
     const run = await runTasks(table, executor, {
@@ -117,10 +134,12 @@ async function runLayers(
       ...(signal ? { signal } : {}),
       ...(opts.memoryLimit !== undefined ? { memoryLimit: opts.memoryLimit } : {}),
       ...(progress ? { onProgress: progress.update } : {}),
+      ...(profile ? { trace: profile.recorder } : {}),
     });
     opts.onStats?.(run.stats);
     outputs = run.outputs;
   } catch (e) {
+    profile?.fail(e);
     try {
       progress?.finish();
     } catch {
@@ -136,6 +155,7 @@ async function runLayers(
     const why = e instanceof Error ? e.message : String(e);
     throw new ValueError(`compute: the progress callback threw: ${why}`, { cause: e });
   }
+  await profile?.end();
   return outputs;
 }
 

@@ -20,12 +20,17 @@ import { take } from '../apply/take.ts';
 import { repeat } from '../apply/tiling.ts';
 import { argtopk, topk } from '../apply/topk.ts';
 import * as tr from '../apply/transpose.ts';
-import { layersToDot } from '../graph/visualize.ts';
 import { type ComputeOptions, compute } from './compute.ts';
 import { LazyArray } from './lazy-array.ts';
 import './method-docs.ts';
 import type { NDArray } from './ndarray.ts';
 import { persist } from './persist.ts';
+import {
+  type DotOptions,
+  type RenderedOptions,
+  type VisualizeOptions,
+  visualize,
+} from './visualize.ts';
 
 // biome-ignore lint/suspicious/noExplicitAny: matches any function signature
 type Fn = (...args: any[]) => unknown;
@@ -169,11 +174,26 @@ declare module './lazy-array.ts' {
      */
     persist(opts?: ComputeOptions): Promise<LazyArray>;
     /**
-     * The operation graph as Graphviz DOT text.
+     * A picture of this array's graph (`visualize(x, opts)`): DOT text at once, or SVG / HTML
+     * rendered in-process (a promise); with `file`, the path written.
      * @example
      * writeFileSync('graph.dot', ones([4], { chunks: 2 }).add(1).visualize());
+     * const svg = await ones([4], { chunks: 2 }).add(1).visualize({ format: 'svg' });
      */
-    visualize(): string;
+    visualize(opts?: DotOptions): string;
+    /**
+     * This array's graph rendered in-process (`visualize(x, opts)`): SVG text or an HTML page,
+     * or with `file` the path written.
+     * @example
+     * const svg = await ones([4], { chunks: 2 }).add(1).visualize({ format: 'svg' });
+     */
+    visualize(opts: RenderedOptions): Promise<string>;
+    /**
+     * This array's graph (`visualize(x, opts)`) when the format is known only at run time.
+     * @example
+     * const picture = await ones([4], { chunks: 2 }).visualize({ format: userFormat });
+     */
+    visualize(opts?: VisualizeOptions): string | Promise<string>;
   }
 }
 
@@ -208,8 +228,8 @@ Object.defineProperties(LazyArray.prototype, {
     configurable: true,
   },
   visualize: {
-    value(this: LazyArray) {
-      return layersToDot([this.layer]);
+    value(this: LazyArray, opts?: VisualizeOptions) {
+      return visualize(this, opts);
     },
     configurable: true,
   },

@@ -1,8 +1,10 @@
 // The demo job: a sensor-recording pipeline over a few hundred MB — creation, arithmetic,
-// rechunk and reductions — printing what it computed and how long each step took.
+// rechunk and reductions — printing what it computed and how long each step took, and
+// writing the picture of its graph and the profile report of its first compute.
 
+import { join } from 'node:path';
 import { formatBytes } from '../diagnostics/progress.ts';
-import { type ComputeOptions, compute, random } from '../index.ts';
+import { type ComputeOptions, compute, random, visualize } from '../index.ts';
 
 const DEMO_SCHEDULERS = ['threads', 'processes', 'sync'] as const;
 export type DemoScheduler = (typeof DEMO_SCHEDULERS)[number];
@@ -16,6 +18,8 @@ export interface DemoOptions {
   channels: number;
   samples: number;
   scheduler: DemoScheduler;
+  /** Write graph.svg and profile.html (the first compute's) into this folder. */
+  outDir?: string;
 }
 
 const seconds = (t0: number) => ((performance.now() - t0) / 1000).toFixed(2);
@@ -37,13 +41,16 @@ export async function runDemo(opts: DemoOptions): Promise<Float64Array> {
   );
 
   let t0 = performance.now();
-  const [mean, std, peak] = await compute(
-    signal.mean({ axis: 1 }),
-    signal.std({ axis: 1 }),
-    signal.abs().max(),
-    run,
-  );
+  const stats = [signal.mean({ axis: 1 }), signal.std({ axis: 1 }), signal.abs().max()] as const;
+  const report = opts.outDir === undefined ? undefined : join(opts.outDir, 'profile.html');
+  const [mean, std, peak] = await compute(...stats, report ? { ...run, profile: report } : run);
   console.log(`  per-channel mean and std, global |max|: ${seconds(t0)} s`);
+  if (opts.outDir !== undefined) {
+    const graph = join(opts.outDir, 'graph.svg');
+    await visualize(stats, { format: 'svg', optimize: true, file: graph });
+    console.log(`  graph picture: ${graph}`);
+    console.log(`  profile report: ${report}`);
+  }
 
   t0 = performance.now();
   // time-major tiling: whole channel axis per block, then a cross-channel average trace

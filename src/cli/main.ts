@@ -1,8 +1,12 @@
 // The `tessera` command: `tessera demo` runs the demo pipeline; `tessera worker` serves the
-// 'distributed' scheduler. A bad argument is one line on stderr and exit code 1, no stack.
+// 'distributed' scheduler; `tessera dashboard` serves the live dashboard. A bad argument is one line on stderr and exit code 1, no stack.
 
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Command, InvalidArgumentError } from 'commander';
 import { shutdown, VERSION } from '../index.ts';
+import { addDashboardCommand } from './dashboard.ts';
 import { isDemoScheduler, runDemo } from './demo.ts';
 import { addWorkerCommand } from './worker.ts';
 
@@ -23,7 +27,8 @@ program
   .option('--channels <n>', 'channels', positiveInt, 32)
   .option('--log2-samples <n>', 'log2 of samples per channel', positiveInt, 20)
   .option('--scheduler <name>', "'threads' (default), 'processes' or 'sync'", 'threads')
-  .action(async (o: { channels: number; log2Samples: number; scheduler: string }) => {
+  .option('--out <dir>', 'folder for graph.svg and profile.html (default: a new temporary one)')
+  .action(async (o: { channels: number; log2Samples: number; scheduler: string; out?: string }) => {
     const t0 = performance.now();
     if (!isDemoScheduler(o.scheduler)) {
       return program.error(
@@ -34,6 +39,7 @@ program
       channels: o.channels,
       samples: 2 ** o.log2Samples,
       scheduler: o.scheduler,
+      outDir: o.out ?? mkdtempSync(join(tmpdir(), 'tessera-demo-')),
     });
     await shutdown();
     console.log(`done in ${((performance.now() - t0) / 1000).toFixed(2)} s`);
@@ -50,6 +56,7 @@ program
   });
 
 addWorkerCommand(program);
+addDashboardCommand(program);
 
 try {
   await program.parseAsync();

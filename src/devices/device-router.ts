@@ -8,6 +8,7 @@ import type { GpuClient, GpuHandle } from '../backends/webgpu/gpu-client.ts';
 import { TaskError, TesseraError } from '../errors.ts';
 import type { Chunk } from '../kernels/types.ts';
 import { type DeviceChunk, isDeviceChunk } from '../workers/device-chunk.ts';
+import { type BatchTiming, copyTiming, newTiming } from '../workers/task-timing.ts';
 import type { Executor, TaskPayload } from '../workers/types.ts';
 import { gpuClient } from './gpu-clients.ts';
 
@@ -30,7 +31,11 @@ export class DeviceRouter implements Executor {
     if (host.runSync) this.runSync = (task) => this.runOne(task);
   }
 
-  async run(batch: readonly TaskPayload[], signal?: AbortSignal): Promise<Chunk[]> {
+  async run(
+    batch: readonly TaskPayload[],
+    signal?: AbortSignal,
+    timing?: BatchTiming,
+  ): Promise<Chunk[]> {
     const out = new Array<Chunk>(batch.length);
     const hostIdx: number[] = [];
     const gpuRuns: Promise<void>[] = [];
@@ -46,10 +51,12 @@ export class DeviceRouter implements Executor {
     const hostRun = (async () => {
       if (hostIdx.length === 0) return;
       const tasks = await Promise.all(hostIdx.map((i) => this.toHostTask(batch[i]!)));
-      const values = await this.host.run(tasks, signal);
+      const sub = timing ? newTiming(tasks.length) : undefined;
+      const values = await this.host.run(tasks, signal, sub);
       hostIdx.forEach((i, k) => {
         out[i] = values[k]!;
       });
+      if (timing && sub) copyTiming(sub, timing, hostIdx);
     })();
     await Promise.all([hostRun, ...gpuRuns]);
     return out;

@@ -36,7 +36,12 @@ export const cancelChannel = (queue: string): string => `${KEY_PREFIX}cancel:${q
 
 /** The job's return value: done (results are at resultKeys), cancelled, or the first failure. */
 export type BatchJobResult =
-  | { readonly ok: true }
+  | {
+      readonly ok: true;
+      /** Start and end (epoch ms) of each task, in pairs, and the worker each ran on. */
+      readonly times?: readonly number[];
+      readonly lanes?: readonly string[];
+    }
   | { readonly ok: false; readonly cancelled: true }
   | { readonly ok: false; readonly index: number; readonly error: WireError };
 

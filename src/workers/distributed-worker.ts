@@ -2,6 +2,7 @@
 // the code its tasks name against the worker's policy, reads input chunks from Redis, runs the
 // batch on this machine's thread pool and writes the results back.
 
+import { hostname } from 'node:os';
 import type { Job } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { config } from '../config.ts';
@@ -28,6 +29,7 @@ import {
   redisConnection,
 } from './redis-connection.ts';
 import { ReplaceablePool } from './replaceable-pool.ts';
+import { type BatchTiming, newTiming } from './task-timing.ts';
 import type { Executor, TaskPayload } from './types.ts';
 import { encodeError } from './wire.ts';
 
@@ -77,7 +79,11 @@ export interface DistributedWorker {
 
 interface WorkerContext {
   readonly redis: Redis;
-  readonly run: (tasks: TaskPayload[], signal: AbortSignal) => Promise<Chunk[]>;
+  readonly run: (
+    tasks: TaskPayload[],
+    signal: AbortSignal,
+    timing: BatchTiming,
+  ) => Promise<Chunk[]>;
   readonly cache: ChunkCache;
   readonly secret: JobSecret | undefined;
   readonly policy: CodePolicy;
@@ -179,8 +185,10 @@ async function runJob(ctx: WorkerContext, job: Job): Promise<BatchJobResult> {
   const jobId = String(job.id);
   ctx.running.set(jobId, ac);
   let results: Chunk[];
+  // every job is timed (a few clock reads per task): the client's profile shows them
+  const timing = newTiming(tasks.length);
   try {
-    results = await untilCancelled(ctx.run(tasks, ac.signal), ac.signal);
+    results = await untilCancelled(ctx.run(tasks, ac.signal, timing), ac.signal);
   } catch (e) {
     if (e instanceof CancelledError && ac.signal.aborted) return { ok: false, cancelled: true };
     return failure(tasks, e);
@@ -190,7 +198,11 @@ async function runJob(ctx: WorkerContext, job: Job): Promise<BatchJobResult> {
   const written = await writeResults(ctx.redis, data, results);
   for (let i = 0; i < results.length && written; i++)
     ctx.cache.set(data.resultKeys[i]!, results[i]!);
-  return written ? { ok: true } : { ok: false, cancelled: true };
+  if (!written) return { ok: false, cancelled: true };
+  const host = hostname();
+  const times: number[] = [];
+  for (let i = 0; i < tasks.length; i++) times.push(timing.start[i]!, timing.end[i]!);
+  return { ok: true, times, lanes: timing.lanes.map((l) => `${host} ${l || 'worker'}`) };
 }
 
 function untilCancelled<T>(p: Promise<T>, signal: AbortSignal): Promise<T> {
@@ -247,7 +259,8 @@ export async function startDistributedWorker(
   const executor = opts.executor;
   const ctx: WorkerContext = {
     redis,
-    run: (tasks, signal) => (pool ? pool.run(tasks, signal) : executor!.run(tasks, signal)),
+    run: (tasks, signal, timing) =>
+      pool ? pool.run(tasks, signal, timing) : executor!.run(tasks, signal, timing),
     cache: new ChunkCache(opts.cacheBytes ?? 2 ** 30),
     secret,
     policy,

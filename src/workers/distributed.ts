@@ -35,6 +35,7 @@ import {
   redisConnection,
 } from './redis-connection.ts';
 import { loadRegistry } from './registry.ts';
+import { type BatchTiming, epochNow, fillTiming } from './task-timing.ts';
 import type { Executor, TaskPayload } from './types.ts';
 import { decodeError } from './wire.ts';
 
@@ -192,7 +193,11 @@ export class DistributedExecutor implements Executor {
     return w;
   }
 
-  async run(batch: readonly TaskPayload[], signal?: AbortSignal): Promise<Chunk[]> {
+  async run(
+    batch: readonly TaskPayload[],
+    signal?: AbortSignal,
+    timing?: BatchTiming,
+  ): Promise<Chunk[]> {
     if (this.closed)
       throw new CancelledError('DistributedExecutor.run: the executor was shut down');
     if (signal?.aborted)
@@ -203,8 +208,8 @@ export class DistributedExecutor implements Executor {
     const local: number[] = [];
     for (let i = 0; i < batch.length; i++) (batch[i]!.mainThread ? local : remote).push(i);
     await Promise.all([
-      remote.length > 0 ? this.runRemote(compute, batch, remote, out, signal) : undefined,
-      local.length > 0 ? this.runOnMain(compute, batch, local, out) : undefined,
+      remote.length > 0 ? this.runRemote(compute, batch, remote, out, signal, timing) : undefined,
+      local.length > 0 ? this.runOnMain(compute, batch, local, out, timing) : undefined,
     ]);
     return out;
   }
@@ -215,6 +220,7 @@ export class DistributedExecutor implements Executor {
     idx: number[],
     out: Chunk[],
     signal: AbortSignal | undefined,
+    timing: BatchTiming | undefined,
   ): Promise<void> {
     const { redis, queue } = await this.conn;
     const n = ++this.seq;
@@ -250,6 +256,13 @@ export class DistributedExecutor implements Executor {
         if ('cancelled' in result)
           throw new CancelledError('DistributedExecutor.run: the job was cancelled');
         throw decodeError(result.error);
+      }
+      if (timing && result.times && result.lanes) {
+        for (let k = 0; k < idx.length; k++) {
+          timing.lanes[idx[k]!] = result.lanes[k] ?? '';
+          timing.start[idx[k]!] = result.times[2 * k] ?? 0;
+          timing.end[idx[k]!] = result.times[2 * k + 1] ?? 0;
+        }
       }
       await this.collect(compute, redis, tasks, idx, resultKeys, out);
     } catch (e) {
@@ -352,6 +365,7 @@ export class DistributedExecutor implements Executor {
     batch: readonly TaskPayload[],
     idx: number[],
     out: Chunk[],
+    timing: BatchTiming | undefined,
   ): Promise<void> {
     this.mainRegistry ??= loadRegistry(this.registryModule);
     const registry = await this.mainRegistry;
@@ -359,7 +373,9 @@ export class DistributedExecutor implements Executor {
     for (const i of idx) {
       const task = batch[i]!;
       const inputs = await this.fetched(compute, task.inputs);
+      const start = timing ? epochNow() : 0;
       out[i] = await runTask({ ...task, inputs }, registry, this.resolver);
+      if (timing) fillTiming(timing, 'main', Float64Array.of(start, epochNow()), [i], 0);
     }
   }
 

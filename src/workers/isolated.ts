@@ -2,6 +2,7 @@
 // process pool, so a native crash in one costs a process, not the program.
 
 import type { Chunk } from '../kernels/types.ts';
+import type { BatchTiming } from './task-timing.ts';
 import type { TaskPayload } from './types.ts';
 
 /**
@@ -12,7 +13,8 @@ import type { TaskPayload } from './types.ts';
 export async function runIsolated(
   tasks: readonly TaskPayload[],
   signal?: AbortSignal,
+  timing?: BatchTiming,
 ): Promise<Chunk[]> {
   const { getProcessPool } = await import('./process-pool.ts');
-  return getProcessPool().run(tasks, signal);
+  return getProcessPool().run(tasks, signal, timing);
 }

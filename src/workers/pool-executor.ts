@@ -10,6 +10,7 @@ import { runTask } from '../kernels/run-task.ts';
 import type { Chunk, KernelRegistry } from '../kernels/types.ts';
 import { runIsolated } from './isolated.ts';
 import { loadRegistry } from './registry.ts';
+import { type BatchTiming, copyTiming, epochNow, fillTiming, newTiming } from './task-timing.ts';
 import type { Executor, TaskPayload } from './types.ts';
 
 /** A batch that was posted to a member which died before starting it: run it elsewhere. */
@@ -23,8 +24,16 @@ export interface PoolMember {
   readonly dead: boolean;
   /** Batches in flight here. */
   readonly load: number;
-  /** Run `tasks` as batch `seq`; an abort of `signal` stops the batch between tasks. */
-  run(tasks: readonly TaskPayload[], seq: number, signal?: AbortSignal): Promise<Chunk[]>;
+  /**
+   * Run `tasks` as batch `seq`; an abort of `signal` stops the batch between tasks. With
+   * `onTimes`, the member times each task and hands over the times (see BatchTiming).
+   */
+  run(
+    tasks: readonly TaskPayload[],
+    seq: number,
+    signal?: AbortSignal,
+    onTimes?: (lane: string, times: Float64Array) => void,
+  ): Promise<Chunk[]>;
   /** Stop it; batches still in flight reject with CancelledError. */
   terminate(): Promise<void>;
   /** Its process or thread id, while it lives (tests check that stuck members are gone). */
@@ -126,7 +135,11 @@ export abstract class PoolExecutor implements Executor {
     return this.members.flatMap((m) => (m && !m.dead && m.pid !== undefined ? [m.pid] : []));
   }
 
-  async run(batch: readonly TaskPayload[], signal?: AbortSignal): Promise<Chunk[]> {
+  async run(
+    batch: readonly TaskPayload[],
+    signal?: AbortSignal,
+    timing?: BatchTiming,
+  ): Promise<Chunk[]> {
     if (this.closing.signal.aborted) {
       throw new CancelledError(`${this.label}.run: the pool was shut down`);
     }
@@ -136,7 +149,7 @@ export abstract class PoolExecutor implements Executor {
     const work: Promise<void>[] = [];
     const elsewhere = (t: TaskPayload): boolean =>
       t.mainThread === true || (t.isolated === true && !this.isolates);
-    if (!batch.some(elsewhere)) this.dispatchAll(batch, null, out, work, signal);
+    if (!batch.some(elsewhere)) this.dispatchAll(batch, null, out, work, signal, timing);
     else {
       const memberIdx: number[] = [];
       const mainIdx: number[] = [];
@@ -151,13 +164,16 @@ export abstract class PoolExecutor implements Executor {
         out,
         work,
         signal,
+        timing,
       );
-      if (mainIdx.length > 0) work.push(this.runOnMain(batch, mainIdx, out));
+      if (mainIdx.length > 0) work.push(this.runOnMain(batch, mainIdx, out, timing));
       if (isolatedIdx.length > 0) {
         const tasks = isolatedIdx.map((i) => batch[i]!);
+        const sub = timing ? newTiming(tasks.length) : undefined;
         work.push(
-          runIsolated(tasks, signal).then((r) => {
+          runIsolated(tasks, signal, sub).then((r) => {
             for (let k = 0; k < r.length; k++) out[isolatedIdx[k]!] = r[k]!;
+            if (timing && sub) copyTiming(sub, timing, isolatedIdx);
           }),
         );
       }
@@ -174,6 +190,7 @@ export abstract class PoolExecutor implements Executor {
     out: Chunk[],
     work: Promise<void>[],
     signal: AbortSignal | undefined,
+    timing: BatchTiming | undefined,
   ): void {
     const n = tasks.length;
     if (n === 0) return;
@@ -183,8 +200,11 @@ export abstract class PoolExecutor implements Executor {
       const start = Math.floor((p * n) / pieces);
       const end = Math.floor(((p + 1) * n) / pieces);
       const piece = pieces === 1 ? tasks : tasks.slice(start, end);
+      const onTimes = timing
+        ? (lane: string, times: Float64Array) => fillTiming(timing, lane, times, at, start)
+        : undefined;
       work.push(
-        this.dispatch(piece, signal).then((results) => {
+        this.dispatch(piece, signal, onTimes).then((results) => {
           for (let i = 0; i < results.length; i++)
             out[at ? at[start + i]! : start + i] = results[i]!;
         }),
@@ -195,6 +215,7 @@ export abstract class PoolExecutor implements Executor {
   private dispatch(
     tasks: readonly TaskPayload[],
     signal: AbortSignal | undefined,
+    onTimes: ((lane: string, times: Float64Array) => void) | undefined,
   ): Promise<Chunk[]> {
     return this.queue.add(async () => {
       for (;;) {
@@ -204,7 +225,7 @@ export abstract class PoolExecutor implements Executor {
         // Batch numbers live in an Int32 control slot: they stay in 1 … 2^31 - 1.
         this.seq = (this.seq % 0x7fffffff) + 1;
         try {
-          return await this.leastLoaded().run(tasks, this.seq, signal);
+          return await this.leastLoaded().run(tasks, this.seq, signal, onTimes);
         } catch (e) {
           if (!(e instanceof NotStartedError)) throw e;
         }
@@ -244,10 +265,15 @@ export abstract class PoolExecutor implements Executor {
     batch: readonly TaskPayload[],
     idx: number[],
     out: Chunk[],
+    timing: BatchTiming | undefined,
   ): Promise<void> {
     const registry = await this.registry();
     await this.resolver.preload(idx.flatMap((i) => findFnRefs(batch[i]!.params)));
-    for (const i of idx) out[i] = await runTask(batch[i]!, registry, this.resolver);
+    for (const i of idx) {
+      const start = timing ? epochNow() : 0;
+      out[i] = await runTask(batch[i]!, registry, this.resolver);
+      if (timing) fillTiming(timing, 'main', Float64Array.of(start, epochNow()), [i], 0);
+    }
   }
 
   private registry(): Promise<KernelRegistry> {

@@ -97,7 +97,12 @@ export class PoolProcess implements PoolMember {
     return this.child.pid;
   }
 
-  run(tasks: readonly TaskPayload[], seq: number, signal?: AbortSignal): Promise<Chunk[]> {
+  run(
+    tasks: readonly TaskPayload[],
+    seq: number,
+    signal?: AbortSignal,
+    onTimes?: (lane: string, times: Float64Array) => void,
+  ): Promise<Chunk[]> {
     if (this.dead || this.closing || this.overran !== undefined) {
       return Promise.reject(new NotStartedError());
     }
@@ -114,10 +119,19 @@ export class PoolProcess implements PoolMember {
       this.post({ t: 'cancel', seq });
       job.watch(this.ctx.graceMs(), () => this.endIfRunning(job));
     });
+    if (onTimes !== undefined) {
+      const name = `process ${this.child.pid}`;
+      job.onTimes = (times) => onTimes(name, times);
+    }
     this.jobs.set(seq, job);
     if (this.jobs.size === 1) this.busy();
-    if (this.ready) this.post({ t: 'batch', seq, tasks });
+    if (this.ready) this.post(this.batchMessage(job));
     return job.promise;
+  }
+
+  private batchMessage(job: BatchJob): ToProcess {
+    const { seq, tasks } = job;
+    return job.onTimes ? { t: 'batch', seq, tasks, timed: true } : { t: 'batch', seq, tasks };
   }
 
   private post(m: ToProcess): void {
@@ -153,8 +167,7 @@ export class PoolProcess implements PoolMember {
   private readonly handleMessage = (m: FromProcess): void => {
     if (m.t === 'ready') {
       this.ready = true;
-      for (const job of this.jobs.values())
-        this.post({ t: 'batch', seq: job.seq, tasks: job.tasks });
+      for (const job of this.jobs.values()) this.post(this.batchMessage(job));
     } else if (m.t === 'failed') {
       const e = decodeError(m.error);
       this.startError = `${e.name}: ${e.message}`;

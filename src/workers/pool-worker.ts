@@ -76,7 +76,12 @@ export class PoolWorker implements PoolMember {
   }
 
   /** Run `tasks` as batch `seq`; an abort of `signal` stops the batch between tasks. */
-  run(tasks: readonly TaskPayload[], seq: number, signal?: AbortSignal): Promise<Chunk[]> {
+  run(
+    tasks: readonly TaskPayload[],
+    seq: number,
+    signal?: AbortSignal,
+    onTimes?: (lane: string, times: Float64Array) => void,
+  ): Promise<Chunk[]> {
     if (this.dead) return Promise.reject(new NotStartedError());
     const lane = this.freeLanes.pop();
     if (lane === undefined) throw new Error('PoolWorker.run: no free lane (queue bound broken)');
@@ -92,9 +97,16 @@ export class PoolWorker implements PoolMember {
       },
       () => this.freeLanes.push(lane),
     );
+    const timed = onTimes !== undefined;
+    if (timed) {
+      const name = `thread ${this.worker.threadId}`;
+      job.onTimes = (times) => onTimes(name, times);
+    }
     this.jobs.set(seq, job);
     if (this.jobs.size === 1) this.worker.ref();
-    Promise.resolve(this.api.runBatch({ seq, lane, tasks })).then(
+    Promise.resolve(
+      this.api.runBatch(timed ? { seq, lane, tasks, timed } : { seq, lane, tasks }),
+    ).then(
       (reply) => this.finish(job, reply),
       (e: unknown) => this.fail(job, e),
     );

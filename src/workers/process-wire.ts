@@ -10,7 +10,13 @@ import type { BatchReply, WireError } from './wire.ts';
  * drop a shared buffer (buffer-cache.ts).
  */
 export type ToProcess =
-  | { readonly t: 'batch'; readonly seq: number; readonly tasks: readonly TaskPayload[] }
+  | {
+      readonly t: 'batch';
+      readonly seq: number;
+      readonly tasks: readonly TaskPayload[];
+      /** Time every task (see BatchMessage.timed). */
+      readonly timed?: boolean;
+    }
   | { readonly t: 'cancel'; readonly seq: number }
   | CacheMessage;
 

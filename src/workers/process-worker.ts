@@ -11,6 +11,7 @@ import { HeldBuffers } from './buffer-cache.ts';
 import { collectGarbage } from './collect.ts';
 import type { FromProcess, ToProcess } from './process-wire.ts';
 import { loadRegistry } from './registry.ts';
+import { endTimes, epochNow } from './task-timing.ts';
 import type { TaskPayload } from './types.ts';
 import { type BatchReply, decodeInputs, encodeError } from './wire.ts';
 
@@ -22,7 +23,7 @@ const send = (m: FromProcess): void => {
 };
 
 const cancelled = new Set<number>();
-const queue: { seq: number; tasks: readonly TaskPayload[] }[] = [];
+const queue: { seq: number; tasks: readonly TaskPayload[]; timed: boolean }[] = [];
 let running = false;
 // Batches arrive in increasing seq order: a cancel for one already answered is stale.
 let lastDone = 0;
@@ -31,7 +32,11 @@ const resolve = createFnResolver({ inline: false });
 const held = new HeldBuffers();
 const policy = process.argv[4] ? (JSON.parse(process.argv[4]) as CodePolicy) : undefined;
 
-async function execute(seq: number, tasks: readonly TaskPayload[]): Promise<BatchReply> {
+async function execute(
+  seq: number,
+  tasks: readonly TaskPayload[],
+  timed: boolean,
+): Promise<BatchReply> {
   if (policy !== undefined) {
     try {
       checkTasksCode(policy, tasks, 'ProcessPoolExecutor');
@@ -60,6 +65,7 @@ async function execute(seq: number, tasks: readonly TaskPayload[]): Promise<Batc
     }
   }
   const results = new Array<Chunk>(tasks.length);
+  const times = timed ? new Float64Array(2 * tasks.length) : undefined;
   let lastYield = performance.now();
   for (let i = 0; i < tasks.length; i++) {
     if (performance.now() - lastYield > YIELD_MS) {
@@ -69,14 +75,19 @@ async function execute(seq: number, tasks: readonly TaskPayload[]): Promise<Batc
     if (cancelled.has(seq)) return { ok: false, cancelled: true };
     if (i > 0) send({ t: 'at', seq, index: i });
     try {
+      // one clock read per task: a task ends when the next one starts (see endTimes)
+      if (times) times[2 * i] = epochNow();
       const out = runTask(tasks[i]!, registry, resolve);
-      results[i] = out instanceof Promise ? await out : out;
+      if (out instanceof Promise) {
+        results[i] = await out;
+        if (times) times[2 * i + 1] = epochNow();
+      } else results[i] = out;
       collectGarbage();
     } catch (e) {
       return { ok: false, index: i, error: encodeError(e) };
     }
   }
-  return { ok: true, results };
+  return times ? { ok: true, results, times: endTimes(times) } : { ok: true, results };
 }
 
 async function drain(): Promise<void> {
@@ -84,7 +95,7 @@ async function drain(): Promise<void> {
   for (let job = queue.shift(); job !== undefined; job = queue.shift()) {
     const reply = cancelled.has(job.seq)
       ? ({ ok: false, cancelled: true } as const)
-      : await execute(job.seq, job.tasks);
+      : await execute(job.seq, job.tasks, job.timed);
     cancelled.delete(job.seq);
     lastDone = job.seq;
     send({ t: 'reply', seq: job.seq, reply });
@@ -104,7 +115,7 @@ try {
         send({ t: 'reply', seq: m.seq, reply: { ok: false, index: 0, error: encodeError(e) } });
         return;
       }
-      queue.push({ seq: m.seq, tasks: m.tasks });
+      queue.push({ seq: m.seq, tasks: m.tasks, timed: m.timed === true });
       if (!running) void drain();
     } else held.apply(m);
   });

@@ -4,6 +4,7 @@
 
 import { CancelledError } from '../errors.ts';
 import type { Chunk } from '../kernels/types.ts';
+import type { BatchTiming } from './task-timing.ts';
 import type { Executor, TaskPayload } from './types.ts';
 
 /** An executor that can be shut down (ThreadPoolExecutor). */
@@ -14,6 +15,7 @@ export interface PoolLike extends Executor {
 interface Run {
   readonly tasks: readonly TaskPayload[];
   readonly signal: AbortSignal;
+  readonly timing: BatchTiming | undefined;
   readonly resolve: (r: Chunk[]) => void;
   readonly reject: (e: unknown) => void;
 }
@@ -52,9 +54,9 @@ export class ReplaceablePool {
    * Run `tasks`. The pool gets no signal, so the promise settles only when a thread is done
    * with them (the caller races it against `signal`); an abort starts the grace period.
    */
-  run(tasks: readonly TaskPayload[], signal: AbortSignal): Promise<Chunk[]> {
+  run(tasks: readonly TaskPayload[], signal: AbortSignal, timing?: BatchTiming): Promise<Chunk[]> {
     return new Promise<Chunk[]>((resolve, reject) => {
-      this.start({ tasks, signal, resolve, reject });
+      this.start({ tasks, signal, timing, resolve, reject });
     });
   }
 
@@ -74,7 +76,7 @@ export class ReplaceablePool {
       if (ok) run.resolve(value as Chunk[]);
       else run.reject(value);
     };
-    gen.pool.run(run.tasks).then(
+    gen.pool.run(run.tasks, undefined, run.timing).then(
       (v) => settle(true, v),
       (e: unknown) => settle(false, e),
     );

@@ -23,7 +23,8 @@ import type { Chunk } from '../kernels/types.ts';
 import { collectGarbage, noteDropped } from './collect.ts';
 import { deviceBytes } from './device-chunk.ts';
 import { ReadyQueue } from './ready-queue.ts';
-import type { Executor, TaskPayload } from './types.ts';
+import { type BatchTiming, epochNow, newTiming, TIME_ORIGIN } from './task-timing.ts';
+import type { Executor, TaskPayload, TaskTrace } from './types.ts';
 
 /** Released blocks up to this size live on shared slabs: not worth counting for GC. */
 const SMALL_BLOCK = 4096;
@@ -42,6 +43,8 @@ export interface RunOptions {
    * after every batch on pools. A throw fails the run with ValueError.
    */
   onProgress?: (done: number, total: number, bytes: number) => void;
+  /** Receives each task's worker, start and end, and the live bytes (a profile). */
+  trace?: TaskTrace;
 }
 
 /** Synchronous runs yield to the event loop this often (ms), so timers and aborts fire. */
@@ -86,7 +89,7 @@ export function chunkBytes(c: Chunk): number {
   if (c instanceof NDArray) return c.data.byteLength;
   if (!Array.isArray(c)) return 0; // a device block: counted in device bytes
   let n = 0;
-  for (const e of c) n += chunkBytes(e);
+  for (let i = 0; i < c.length; i++) n += chunkBytes(c[i]!);
   return n;
 }
 
@@ -332,14 +335,19 @@ class Run {
 
   private async runSyncLoop(): Promise<void> {
     const runSync = this.executor.runSync!.bind(this.executor);
-    const { signal } = this.opts;
+    const { signal, trace } = this.opts;
     let lastYield = performance.now();
+    // The clock is read once per task (the yield check needs it anyway): a traced task spans
+    // from the previous read to the next, its scheduling on this thread included.
+    let clock = lastYield;
     while (!this.failed) {
       const t = this.next();
       if (t < 0) break;
       let value: Chunk;
+      let task: TaskPayload;
       try {
-        const out = runSync(this.payload(t));
+        task = this.payload(t);
+        const out = runSync(task);
         value = out instanceof Promise ? await out : out;
       } catch (e) {
         this.fail(e);
@@ -348,15 +356,22 @@ class Run {
       if (this.failed) return; // aborted while an asynchronous kernel ran
       this.complete(t, value);
       collectGarbage();
+      const now = performance.now();
+      if (trace) {
+        trace.ran(task, value, 'main', TIME_ORIGIN + clock, TIME_ORIGIN + now, false);
+        trace.live(this.liveBytes);
+      }
+      clock = now;
       if (signal?.aborted) {
         this.onAbort();
         return;
       }
       if (this.done < this.total && !this.report()) return;
-      if (performance.now() - lastYield > SYNC_YIELD_MS) {
+      if (now - lastYield > SYNC_YIELD_MS) {
         // let timers (a timeout) and abort signals fire during long synchronous runs
         await new Promise<void>((r) => setImmediate(r));
         lastYield = performance.now();
+        clock = lastYield;
       }
     }
     if (!this.failed) this.finish();
@@ -394,10 +409,34 @@ class Run {
       }
       if (batch.length === 0) break;
       this.inflight++;
-      this.executor.run(batch, this.stop.signal).then(
-        (results) => this.onBatch(batch, results, bytes),
+      const timing = this.opts.trace ? newTiming(batch.length) : undefined;
+      const sent = timing ? epochNow() : 0;
+      this.executor.run(batch, this.stop.signal, timing).then(
+        (results) => {
+          if (timing) this.traceBatch(batch, results, timing, sent);
+          this.onBatch(batch, results, bytes);
+        },
         (e) => this.fail(e),
       );
+    }
+  }
+
+  /** Hand a returned batch's timings to the trace (its own span for tasks nobody timed). */
+  private traceBatch(
+    batch: TaskPayload[],
+    results: Chunk[],
+    timing: BatchTiming,
+    sent: number,
+  ): void {
+    if (this.failed) return;
+    const trace = this.opts.trace!;
+    const now = epochNow();
+    const n = Math.min(batch.length, results.length);
+    for (let i = 0; i < n; i++) {
+      const timed = timing.end[i]! > 0;
+      const lane = timing.lanes[i] || this.executor.name;
+      const start = timed ? timing.start[i]! : sent;
+      trace.ran(batch[i]!, results[i]!, lane, start, timed ? timing.end[i]! : now, !timed);
     }
   }
 
@@ -414,6 +453,7 @@ class Run {
         );
       }
       for (let i = 0; i < batch.length; i++) this.complete(batch[i]!.id, results[i]!);
+      this.opts.trace?.live(this.liveBytes);
       collectGarbage();
       if (this.done === this.total) this.finish();
       else if (this.report()) this.pump();

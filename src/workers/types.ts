@@ -2,6 +2,7 @@
 // Executors (inline, thread pool, distributed) know tasks and chunks, never LazyArray.
 
 import type { BackendRef, Chunk } from '../kernels/types.ts';
+import type { BatchTiming } from './task-timing.ts';
 
 /** One runnable task: its kernel, static params and the values of its input blocks. */
 export interface TaskPayload {
@@ -27,6 +28,24 @@ export interface TaskPayload {
   readonly output?: boolean;
 }
 
+/** Receives, as a run goes, where and when each task ran and the live chunk bytes (profiles). */
+export interface TaskTrace {
+  /**
+   * `task` ran on `lane` from `start` to `end` (epoch ms) and gave `value`; `spanOnly`: the
+   * executor did not time it, so the span is its batch's, from dispatch to reply.
+   */
+  ran(
+    task: TaskPayload,
+    value: Chunk,
+    lane: string,
+    start: number,
+    end: number,
+    spanOnly: boolean,
+  ): void;
+  /** Bytes of the chunks held now (called as tasks finish). */
+  live(bytes: number): void;
+}
+
 /** Runs tasks somewhere: inline, on worker threads, on a cluster. */
 export interface Executor {
   readonly name: string;
@@ -34,9 +53,10 @@ export interface Executor {
   readonly concurrency: number;
   /**
    * Run a batch; resolves with one result per task in order, rejects with TaskError
-   * (a kernel threw) or WorkerCrashedError.
+   * (a kernel threw) or WorkerCrashedError. With `timing` (a profile is recorded), an
+   * executor that can time its tasks fills in where and when each ran.
    */
-  run(batch: readonly TaskPayload[], signal?: AbortSignal): Promise<Chunk[]>;
+  run(batch: readonly TaskPayload[], signal?: AbortSignal, timing?: BatchTiming): Promise<Chunk[]>;
   /**
    * A synchronous path for inline executors, so a task costs no promise (a promise only
    * for an asynchronous kernel).

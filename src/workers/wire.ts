@@ -61,11 +61,18 @@ export interface BatchMessage {
   readonly seq: number;
   readonly lane: number;
   readonly tasks: readonly TaskPayload[];
+  /** Time every task: the reply then carries `times`. */
+  readonly timed?: boolean;
 }
 
 /** A worker's answer: every result, or the error of the first task that failed. */
 export type BatchReply =
-  | { readonly ok: true; readonly results: Chunk[] }
+  | {
+      readonly ok: true;
+      readonly results: Chunk[];
+      /** For a timed batch: start and end (epoch ms) of each task, in pairs. */
+      readonly times?: Float64Array;
+    }
   | { readonly ok: false; readonly index: number; readonly error: WireError }
   | { readonly ok: false; readonly cancelled: true };
 

@@ -9,6 +9,7 @@ import { runTask } from '../kernels/run-task.ts';
 import type { Chunk, FnRef, KernelRegistry } from '../kernels/types.ts';
 import { collectGarbage } from './collect.ts';
 import { loadRegistry } from './registry.ts';
+import { endTimes, epochNow } from './task-timing.ts';
 import {
   type BatchMessage,
   type BatchReply,
@@ -38,19 +39,23 @@ function execute(
   msg: BatchMessage,
   results: Chunk[] = new Array<Chunk>(msg.tasks.length),
   from = 0,
+  times: Float64Array | undefined = msg.timed ? new Float64Array(2 * msg.tasks.length) : undefined,
 ): BatchReply | Promise<BatchReply> {
   const tasks = msg.tasks;
   const lane = CONTROL.LANES + msg.lane;
   for (let i = from; i < tasks.length; i++) {
     if (control[lane] !== 0) return { ok: false, cancelled: true };
     control[CONTROL.INDEX] = i;
+    // one clock read per task: a task ends when the next one starts (see endTimes)
+    if (times) times[2 * i] = epochNow();
     try {
       const out = runTask(tasks[i]!, registry, resolve);
       if (out instanceof Promise) {
         return out.then(
           (value) => {
             results[i] = value;
-            return execute(msg, results, i + 1);
+            if (times) times[2 * i + 1] = epochNow();
+            return execute(msg, results, i + 1, times);
           },
           (e: unknown): BatchReply => ({ ok: false, index: i, error: encodeError(e) }),
         );
@@ -61,7 +66,10 @@ function execute(
       return { ok: false, index: i, error: encodeError(e) };
     }
   }
-  return Comlink.transfer({ ok: true, results }, transferables(results));
+  const reply: BatchReply = times
+    ? { ok: true, results, times: endTimes(times) }
+    : { ok: true, results };
+  return Comlink.transfer(reply, transferables(results));
 }
 
 function start(msg: BatchMessage): BatchReply | Promise<BatchReply> {

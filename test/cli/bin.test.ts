@@ -7,10 +7,11 @@ import { expect, test } from 'vitest';
 
 const bin = fileURLToPath(new URL('../../bin/tessera.mjs', import.meta.url));
 
-test('tessera --help lists demo and worker; an unknown command fails', () => {
+test('tessera --help lists demo, worker and dashboard; an unknown command fails', () => {
   const help = execFileSync(process.execPath, [bin, '--help'], { encoding: 'utf8' });
   expect(help).toMatch(/demo \[options\]/);
   expect(help).toMatch(/worker \[options\]/);
+  expect(help).toMatch(/dashboard \[options\]/);
   expect(() => execFileSync(process.execPath, [bin, 'no-such-command'], { stdio: 'pipe' })).toThrow(
     /unknown command/,
   );

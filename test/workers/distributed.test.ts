@@ -9,7 +9,7 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import v8 from 'node:v8';
 import vm from 'node:vm';
@@ -25,6 +25,7 @@ import {
   fromArray,
   lazyApply,
   mapBlocks,
+  type Profile,
   random,
   rechunk,
   startDistributedWorker,
@@ -91,6 +92,21 @@ describe.runIf(up)('scheduler distributed', () => {
         expect(got[k]!.dtype).toBe(want[k]!.dtype);
         expect(Array.from(got[k]!.data)).toEqual(Array.from(want[k]!.data));
       }
+    },
+    T,
+  );
+
+  test(
+    'a profile: the workers time their tasks, each task once, lanes named by host and thread',
+    async () => {
+      const x = random.uniform([40, 40], { seed: 2, chunks: 10 });
+      let profile: Profile | undefined;
+      await compute(x.mul(2).sum(), { scheduler: cluster, onProfile: (p) => (profile = p) });
+      const keys = profile!.tasks.key;
+      expect(new Set(keys).size).toBe(keys.length);
+      expect(keys.length).toBeGreaterThan(16);
+      expect(profile!.tasks.spanOnly).toEqual([]);
+      expect(profile!.lanes.every((l) => l.startsWith(`${hostname()} thread `))).toBe(true);
     },
     T,
   );

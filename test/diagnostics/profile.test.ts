@@ -1,0 +1,154 @@
+// compute's profile: every task once with its lane, times, kernel, bytes and device; memory
+// over time; the HTML report and the JSON in it; threads, processes and an untimed executor.
+
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, test } from 'vitest';
+import { fuseLayers } from '../../src/graph/fuse.ts';
+import { materializeTasks, runnableCount } from '../../src/graph/materialize.ts';
+import {
+  compute,
+  type Executor,
+  fromArray,
+  type LazyArray,
+  type Profile,
+  type ProfileTask,
+  profileTasks,
+  readProfileHtml,
+  shutdown,
+  ValueError,
+} from '../../src/index.ts';
+import { createFnResolver } from '../../src/kernels/resolve.ts';
+import { InlineExecutor } from '../../src/workers/inline.ts';
+import { randomDense } from '../helpers/reference.ts';
+
+const dir = mkdtempSync(join(tmpdir(), 'tessera-profile-'));
+afterAll(async () => {
+  rmSync(dir, { recursive: true, force: true });
+  await shutdown();
+});
+
+const x = fromArray(randomDense([12, 10], 'float64', 5), { chunks: [4, 3] });
+const y = x.mul(2).add(1).sum({ axis: 0 });
+
+/** The tasks a compute of `a` runs (as fused), by key. */
+function expectedKeys(a: LazyArray): string[] {
+  const table = materializeTasks(fuseLayers([a.layer]));
+  expect(runnableCount(table)).toBeGreaterThan(0);
+  return Array.from({ length: table.count }, (_, t) => t)
+    .filter((t) => !table.isConstant[t])
+    .map((t) => {
+      const layer = table.layers[table.layerOf[t]!]!;
+      return layer.name;
+    });
+}
+
+async function profiled(a: LazyArray, opts: object = { scheduler: 'sync' }): Promise<Profile> {
+  let profile: Profile | undefined;
+  await compute(a, { ...opts, onProfile: (p) => (profile = p) });
+  return profile!;
+}
+
+function expectWellFormed(p: Profile, a: LazyArray): ProfileTask[] {
+  const layers = expectedKeys(a);
+  const tasks = profileTasks(p);
+  expect(tasks).toHaveLength(layers.length);
+  expect(new Set(p.tasks.key).size).toBe(tasks.length);
+  expect(p.tasks.key.map((k) => k.slice(0, k.indexOf(':'))).sort()).toEqual(layers.sort());
+  for (const column of Object.values(p.tasks)) {
+    if (column !== p.tasks.spanOnly) expect(column).toHaveLength(tasks.length);
+  }
+  for (const t of tasks) {
+    expect(t.lane).toBeGreaterThanOrEqual(0);
+    expect(t.lane).toBeLessThan(p.lanes.length);
+    expect(t.start).toBeLessThanOrEqual(t.end);
+    expect(t.end).toBeLessThanOrEqual(p.durationMs);
+    expect(t.device).toBe('cpu');
+  }
+  expect(p.memory.length).toBeGreaterThanOrEqual(2);
+  expect(p.memory.every((m) => m.rss > 0 && m.liveBytes >= 0)).toBe(true);
+  expect(JSON.parse(JSON.stringify(p))).toEqual(p);
+  return tasks;
+}
+
+describe("'sync'", () => {
+  test('every task once, on the main lane, with its kernel, op and bytes', async () => {
+    const p = await profiled(y);
+    const tasks = expectWellFormed(p, y);
+    expect(p).toMatchObject({ version: 1, scheduler: 'sync', workers: 1, lanes: ['main'] });
+    const aggregate = tasks.filter((t) => t.op === 'sum-aggregate');
+    // the result: 10 float64 values in blocks of 3, 3, 3, 1
+    expect(aggregate.map((t) => t.bytesOut).sort((a, b) => a - b)).toEqual([8, 24, 24, 24]);
+    expect(aggregate.every((t) => t.bytesIn > 0 && t.kernel !== '')).toBe(true);
+    const fused = tasks.filter((t) => t.op.includes('multiply+add'));
+    expect(fused).toHaveLength(12);
+    expect(p.tasks.spanOnly).toEqual([]);
+  });
+
+  test("a path: the self-contained report holds the same profile and the graph's picture", async () => {
+    let profile: Profile | undefined;
+    const file = join(dir, 'report.html');
+    await compute(y, { scheduler: 'sync', profile: file, onProfile: (p) => (profile = p) });
+    const html = readFileSync(file, 'utf8');
+    expect(readProfileHtml(html)).toEqual(profile);
+    expect(html).toContain('<svg');
+    expect(html).toContain('sum-aggregate');
+    expect(html).not.toMatch(/<script[^>]+src=|<link|https?:\/\/(?!www\.w3\.org)/);
+  });
+
+  test('the result is the same with and without a profile', async () => {
+    const plain = await compute(y, { scheduler: 'sync' });
+    const withProfile = await compute(y, { scheduler: 'sync', profile: join(dir, 'r2.html') });
+    expect(Array.from(withProfile.data)).toEqual(Array.from(plain.data));
+  });
+});
+
+// ('processes' is checked by examples/08-profile.ts: a second pool start costs seconds here)
+test("'threads': lanes are the workers that ran tasks, each task once", async () => {
+  const p = await profiled(y, { scheduler: 'threads', workers: 2 });
+  expectWellFormed(p, y);
+  expect(p).toMatchObject({ scheduler: 'threads', workers: 2 });
+  expect(p.lanes.length).toBeGreaterThanOrEqual(1);
+  expect(p.lanes.length).toBeLessThanOrEqual(2);
+  expect(p.lanes.every((l) => /^thread \d+$/.test(l))).toBe(true);
+  expect(p.tasks.spanOnly).toEqual([]);
+});
+
+test("an executor that does not time its tasks: each task gets its batch's span, marked", async () => {
+  const inline = new InlineExecutor(createFnResolver({ inline: true }));
+  const untimed: Executor = {
+    name: 'custom',
+    concurrency: 1,
+    run: (batch) => inline.run(batch),
+  };
+  const p = await profiled(y, { scheduler: untimed });
+  const tasks = expectWellFormed(p, y);
+  expect(p.lanes).toEqual(['custom']);
+  expect(tasks.every((t) => t.spanOnly === true)).toBe(true);
+});
+
+test.each([
+  [
+    { profile: true },
+    "compute: profile true needs onProfile to receive the profile (or a path such as 'profile.html' for a report)",
+  ],
+  [
+    { profile: '' },
+    "compute: profile '' must be a boolean or a file path (such as 'profile.html')",
+  ],
+  [{ profile: 3 }, 'compute: profile 3 must be a boolean or a file path'],
+  [{ onProfile: 'yes' }, "compute: onProfile 'yes' must be a function"],
+])('bad profile options %j: ValueError before anything runs', async (opts, message) => {
+  await expect(compute(y, { scheduler: 'sync', ...(opts as object) })).rejects.toThrow(ValueError);
+  await expect(compute(y, { scheduler: 'sync', ...(opts as object) })).rejects.toThrow(message);
+});
+
+test('an onProfile callback that throws fails the compute with ValueError', async () => {
+  const boom = (): void => {
+    throw new Error('boom');
+  };
+  await expect(compute(y, { scheduler: 'sync', onProfile: boom })).rejects.toThrow(
+    'compute: the onProfile callback threw: boom',
+  );
+});
