@@ -14,6 +14,7 @@ import { tasksToDot } from '../graph/visualize-tasks.ts';
 import { checkOptions } from './check-options.ts';
 import { LazyArray } from './lazy-array.ts';
 
+/** Options of `visualize`: the output format, operations or tasks, a file to write, fused layers shown as one node. */
 export interface VisualizeOptions {
   /** 'dot' (default): Graphviz text; 'svg': rendered in-process; 'html': a page holding the SVG. */
   format?: 'dot' | 'svg' | 'html';

@@ -9,6 +9,7 @@ import { dashboardHtml } from './dashboard-html.ts';
 import { DashboardState } from './dashboard-state.ts';
 import { type LiveEvent, subscribeLive } from './live-bus.ts';
 
+/** Options of `serveDashboard`: the port and the address to bind (127.0.0.1 by default), and where its URL is printed. */
 export interface DashboardOptions {
   /** TCP port (default 8787, as Dask's); 0 picks a free one. */
   port?: number;
