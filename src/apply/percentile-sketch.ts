@@ -6,30 +6,8 @@ import type { QuantileBlockParams } from '../backends/cpu-js/reduce/quantile.ts'
 import type { SketchParams } from '../backends/cpu-js/reduce/quantile-sketch.ts';
 import type { Size } from '../chunking/types.ts';
 import { defineLayer } from '../graph/define-layer.ts';
-import type { BlockRef, Layer } from '../graph/layer.ts';
-
-/** Input refs of a group: along each reduced axis the blocks [lo, hi), C order. */
-function groupRefs(
-  template: readonly number[],
-  ranges: readonly (readonly [number, number])[],
-  axes: readonly number[],
-): BlockRef[] {
-  const refs: BlockRef[] = [];
-  const idx = [...template];
-  const walk = (k: number): void => {
-    if (k === axes.length) {
-      refs.push([0, [...idx]]);
-      return;
-    }
-    const [lo, hi] = ranges[k]!;
-    for (let i = lo; i < hi; i++) {
-      idx[axes[k]!] = i;
-      walk(k + 1);
-    }
-  };
-  walk(0);
-  return refs;
-}
+import type { Layer } from '../graph/layer.ts';
+import { groupRefs } from './reduction.ts';
 
 const unitChunks = (x: LazyArray, axes: readonly number[], counts: readonly number[]): Size[][] =>
   x.chunks.map((c, ax) => (axes.includes(ax) ? new Array<number>(counts[ax]!).fill(1) : [...c]));

@@ -76,7 +76,7 @@ export function normalizeSplitEvery(
 }
 
 /** Input refs of a group: along each reduced axis the blocks [lo, hi), C order. */
-function groupRefs(
+export function groupRefs(
   template: readonly number[],
   ranges: readonly (readonly [number, number])[],
   axes: readonly number[],

@@ -5,6 +5,7 @@
 import { allocate, type DType, type TypedArray } from '../../../array/dtype.ts';
 import { NDArray } from '../../../array/ndarray.ts';
 import type { Chunk, Kernel } from '../../../kernels/types.ts';
+import { around } from '../reduce/scan.ts';
 import { RADIX_MIN, radixSortFloat64 } from './radix-sort.ts';
 
 /** Params of the sort kernels. */
@@ -22,14 +23,6 @@ function before(a: number, b: number, descending: boolean): boolean {
   if (Number.isNaN(a)) return false;
   if (Number.isNaN(b)) return true;
   return descending ? a > b : a < b;
-}
-
-function around(shape: readonly number[], axis: number): [number, number, number] {
-  let pre = 1;
-  let post = 1;
-  for (let ax = 0; ax < axis; ax++) pre *= shape[ax]!;
-  for (let ax = axis + 1; ax < shape.length; ax++) post *= shape[ax]!;
-  return [pre, shape[axis]!, post];
 }
 
 function asBlock(c: Chunk | undefined): NDArray {

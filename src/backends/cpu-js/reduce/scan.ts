@@ -10,7 +10,7 @@ import { convertBlock } from '../layout/layout.ts';
 export type ScanOp = 'sum' | 'prod';
 
 /** A block seen as [pre, n, post] around `axis`. */
-function around(shape: readonly number[], axis: number): [number, number, number] {
+export function around(shape: readonly number[], axis: number): [number, number, number] {
   let pre = 1;
   let post = 1;
   for (let ax = 0; ax < axis; ax++) pre *= shape[ax]!;
