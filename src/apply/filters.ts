@@ -1,5 +1,6 @@
 // uniformFilter and gaussianFilter (scipy.ndimage's): separable, one 1-D correlation per
-// axis, each pass an overlap of the kernel's radius and a 'correlate-axis' stencil.
+// axis; the halos of every axis taken once and the passes run in one 'correlate-axes' task
+// per block (a constant boundary: one overlap and pass per axis, as scipy pads each pass).
 
 import type { ArrayLike } from '../array/from-array.ts';
 import { LazyArray } from '../array/lazy-array.ts';
@@ -19,29 +20,58 @@ export interface GaussianFilterOptions extends FilterOptions {
   readonly truncate?: number;
 }
 
-/** `x` correlated with `weights` along `axis`, the window starting `before` elements back. */
-function correlateAlong(
+/** One 1-D correlation pass of a separable filter. */
+interface Pass {
+  readonly axis: number;
+  readonly weights: readonly number[];
+  readonly before: number;
+  readonly order: CorrelateAxisParams['order'];
+}
+
+/**
+ * The passes of a separable filter, one 1-D correlation per axis in axis order. With a
+ * reflecting, repeating or wrapping boundary every halo is taken once, for all axes, and one
+ * task per block runs all the passes (each consuming its own axis's halo): reflecting the
+ * input and filtering along another axis commute exactly. A constant boundary pads every
+ * pass's input with the constant (scipy's order), so there each pass takes its own halo.
+ */
+function correlatePasses(
   fn: string,
   x: LazyArray,
-  axis: number,
-  weights: readonly number[],
-  before: number,
+  passes: readonly Pass[],
   boundary: EdgeRule,
-  order: CorrelateAxisParams['order'],
 ): LazyArray {
-  const after = weights.length - 1 - before;
-  const depths = x.shape.map((_, ax): AxisDepth => (ax === axis ? [before, after] : [0, 0]));
+  if (passes.length === 0) return x;
+  const groups = typeof boundary === 'number' ? passes.map((p) => [p]) : [passes];
+  let y = x;
+  for (const group of groups) y = correlateGroup(fn, y, group, boundary);
+  return y;
+}
+
+function correlateGroup(
+  fn: string,
+  x: LazyArray,
+  passes: readonly Pass[],
+  boundary: EdgeRule,
+): LazyArray {
+  const params = passes.map(
+    (p): CorrelateAxisParams => ({ ...p, after: p.weights.length - 1 - p.before }),
+  );
+  const depths = x.shape.map((): AxisDepth => [0, 0]);
+  for (const p of params) depths[p.axis] = [p.before, p.after];
   const rules = x.shape.map((): EdgeRule => boundary);
   const y = overlapRules(fn, x, depths, rules);
-  const params: CorrelateAxisParams = { axis, weights, before, after, order };
   const layer = defineLayer({
     op: fn,
-    token: [axis, weights, before, order ?? 'taps'],
+    token: params.map((p) => [p.axis, p.weights, p.before, p.order ?? 'taps']),
     deps: [y.layer],
-    chunks: y.chunks.map((c, ax) => (ax === axis ? c.map((s) => s! - before - after) : [...c])),
+    chunks: y.chunks.map((c, ax) => {
+      const [before, after] = depths[ax]!;
+      return c.map((s) => s! - before - after);
+    }),
     dtype: x.dtype,
     fusable: true,
-    task: (b) => ({ kernel: 'correlate-axis', inputs: [[0, b]], params }),
+    task: (b) => ({ kernel: 'correlate-axes', inputs: [[0, b]], params: { passes: params } }),
   });
   return new LazyArray(layer);
 }
@@ -60,9 +90,10 @@ export function uniformFilter(
   opts: FilterOptions = {},
 ): LazyArray {
   const fn = 'uniformFilter';
-  let y = filterInput(fn, x);
+  const y = filterInput(fn, x);
   const sizes = perAxis(fn, 'size', size, y.ndim);
   const boundary = edgeRuleOf(fn, opts);
+  const passes: Pass[] = [];
   sizes.forEach((s, axis) => {
     if (!Number.isInteger(s) || s < 1) {
       throw new ValueError(
@@ -71,9 +102,9 @@ export function uniformFilter(
     }
     if (s === 1) return;
     const weights = new Array<number>(s).fill(1 / s);
-    y = correlateAlong(fn, y, axis, weights, Math.floor(s / 2), boundary, 'mean');
+    passes.push({ axis, weights, before: Math.floor(s / 2), order: 'mean' });
   });
-  return y;
+  return correlatePasses(fn, y, passes, boundary);
 }
 
 /** NumPy's pairwise sum for up to 128 values (8 accumulators), so weights match bit for bit. */
@@ -112,10 +143,11 @@ export function gaussianFilter(
   opts: GaussianFilterOptions = {},
 ): LazyArray {
   const fn = 'gaussianFilter';
-  let y = filterInput(fn, x);
+  const y = filterInput(fn, x);
   const sigmas = perAxis(fn, 'sigma', sigma, y.ndim);
   const boundary = edgeRuleOf(fn, opts);
   const truncate = opts.truncate ?? 4;
+  const passes: Pass[] = [];
   if (typeof truncate !== 'number' || !Number.isFinite(truncate) || truncate < 0) {
     throw new ValueError(`${fn}: truncate ${formatValue(truncate)} is not a non-negative number`);
   }
@@ -127,7 +159,7 @@ export function gaussianFilter(
     }
     if (s <= 1e-15) return;
     const radius = Math.trunc(truncate * s + 0.5);
-    y = correlateAlong(fn, y, axis, gaussianWeights(s, radius), radius, boundary, 'symmetric');
+    passes.push({ axis, weights: gaussianWeights(s, radius), before: radius, order: 'symmetric' });
   });
-  return y;
+  return correlatePasses(fn, y, passes, boundary);
 }

@@ -11,6 +11,7 @@ import {
   type FilterMode,
   fromArray,
   gaussianFilter,
+  type LazyArray,
   shutdown,
   uniformFilter,
 } from '../../src/index.ts';
@@ -84,17 +85,26 @@ describe('ndimage filters match scipy', () => {
 });
 
 describe('filters', () => {
-  test('one pass per axis, each task reading at most 3 blocks', () => {
+  test('one halo for all axes and one task per block; each task reads at most 3^ndim blocks', () => {
     const x = input([20, 20], 'float64').rechunk(5);
-    const table = materializeTasks([gaussianFilter(x, 1).layer]);
-    const byOp = new Map<string, number[]>();
-    for (let t = 0; t < table.count; t++) {
-      const op = table.layers[table.layerOf[t]!]!.op;
-      byOp.set(op, [...(byOp.get(op) ?? []), table.depCount[t]!]);
-    }
-    expect(byOp.get('overlap')!.length).toBe(32);
-    expect(Math.max(...byOp.get('overlap')!)).toBe(3);
-    expect(byOp.get('gaussianFilter')!.length).toBe(32);
+    const deps = (y: LazyArray) => {
+      const table = materializeTasks([y.layer]);
+      const byOp = new Map<string, number[]>();
+      for (let t = 0; t < table.count; t++) {
+        const op = table.layers[table.layerOf[t]!]!.op;
+        byOp.set(op, [...(byOp.get(op) ?? []), table.depCount[t]!]);
+      }
+      return byOp;
+    };
+    const reflect = deps(gaussianFilter(x, 1));
+    expect(reflect.get('overlap')!.length).toBe(16);
+    expect(Math.max(...reflect.get('overlap')!)).toBe(9);
+    expect(reflect.get('gaussianFilter')!.length).toBe(16);
+    // a constant boundary pads each pass's input, as scipy does: one overlap per axis
+    const constant = deps(gaussianFilter(x, 1, { mode: 'constant', cval: 2 }));
+    expect(constant.get('overlap')!.length).toBe(32);
+    expect(Math.max(...constant.get('overlap')!)).toBe(3);
+    expect(constant.get('gaussianFilter')!.length).toBe(32);
   });
 
   test('size 1 and sigma 0 leave the array alone', () => {

@@ -105,8 +105,18 @@ function correlateAxis(inputs: Chunk[], p: CorrelateAxisParams): NDArray {
   return new NDArray(out, shape, x.dtype);
 }
 
+/** Several 1-D passes in turn, each consuming its axis's halo (a separable filter's block). */
+function correlateAxes(inputs: Chunk[], p: { passes: readonly CorrelateAxisParams[] }): NDArray {
+  let x = inputs[0] as Chunk;
+  for (const pass of p.passes) x = correlateAxis([x], pass);
+  if (!(x instanceof NDArray)) throw new TypeError('expected an array block, got a tuple');
+  return x;
+}
+
 /** Correlation kernels, registered in backends/cpu-js/registry. */
 export const correlateKernels: Record<string, Kernel<never>> = {
   /** One 1-D correlation pass along an axis; the halos are consumed. */
   'correlate-axis': correlateAxis as Kernel<never>,
+  /** The passes of a separable filter on one block with the halos of all its axes. */
+  'correlate-axes': correlateAxes as Kernel<never>,
 };
