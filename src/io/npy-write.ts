@@ -4,6 +4,7 @@
 import { closeSync, openSync, renameSync, writeSync } from 'node:fs';
 import { type DType, itemsize } from '../array/dtype.ts';
 import { cStrides, NDArray, shapeSize } from '../array/ndarray.ts';
+import { arrayBlock } from '../kernels/array-block.ts';
 import type { Chunk, Kernel } from '../kernels/types.ts';
 
 const DESCR: Record<DType, string> = {
@@ -56,11 +57,6 @@ export interface NpyFileWriteParams {
   readonly path: string;
 }
 
-function asBlock(c: Chunk | undefined): NDArray {
-  if (!(c instanceof NDArray)) throw new TypeError('npy-write: expected an array block');
-  return c;
-}
-
 const bytesOf = (b: NDArray) => new Uint8Array(b.data.buffer, b.data.byteOffset, b.data.byteLength);
 
 /** Write `block` at its region of the file: one positioned write per contiguous run. */
@@ -96,7 +92,7 @@ function countOf(block: NDArray): NDArray {
 export const npyWriteKernels: Record<string, Kernel<never>> = {
   /** Writes the one input block at its region; returns a 1-element count of its elements. */
   'npy-write': ((inputs: Chunk[], p: NpyWriteParams) => {
-    const block = asBlock(inputs[0]);
+    const block = arrayBlock(inputs[0], 'npy-write');
     const fd = openSync(p.path, 'r+');
     try {
       if (block.size > 0) writeRegion(fd, block, p);
@@ -107,7 +103,7 @@ export const npyWriteKernels: Record<string, Kernel<never>> = {
   }) as Kernel<never>,
   /** Writes the block as a complete file under a partial name, then renames it. */
   'npy-file-write': ((inputs: Chunk[], p: NpyFileWriteParams) => {
-    const block = asBlock(inputs[0]);
+    const block = arrayBlock(inputs[0], 'npy-write');
     const fd = openSync(p.partial, 'w');
     try {
       writeSync(fd, npyHeaderBytes(block.dtype, block.shape));

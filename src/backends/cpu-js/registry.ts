@@ -1,11 +1,11 @@
 // The default kernel registry: every built-in kernel by name, importable by worker threads.
 // Kernel modules register here; nothing in this file may import array/ or apply/ code.
 
-import { NDArray } from '../../array/ndarray.ts';
 import { ShapeError, TaskError } from '../../errors.ts';
 import { npyKernels } from '../../io/npy-read.ts';
 import { npyWriteKernels } from '../../io/npy-write.ts';
 import { zarrKernels } from '../../io/zarr-io.ts';
+import { arrayBlock } from '../../kernels/array-block.ts';
 import { kernelLabel } from '../../kernels/run-task.ts';
 import type { AsyncKernel, Chunk, Kernel, KernelRegistry } from '../../kernels/types.ts';
 import { applyKernels } from './apply/apply.ts';
@@ -52,15 +52,10 @@ export function registerKernels(
   for (const [name, k] of Object.entries(kernels)) registry.set(name, k);
 }
 
-function asArray(c: Chunk): NDArray {
-  if (!(c instanceof NDArray)) throw new TypeError('expected an array block, got a tuple');
-  return c;
-}
-
 registerKernels({
   /** Strided selection of the one input block. */
   slice: ((inputs: Chunk[], p: StridedSelection) =>
-    sliceND(asArray(inputs[0]!), p)) as Kernel<never>,
+    sliceND(arrayBlock(inputs[0]!, 'kernel'), p)) as Kernel<never>,
   /** A block moved between devices: on the host itself (the device router moves GPU blocks). */
   'to-device': ((inputs: Chunk[]) => inputs[0]!) as Kernel<never>,
   /** Element `index` of a tuple block. */

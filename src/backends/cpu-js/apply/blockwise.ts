@@ -5,6 +5,7 @@ import { allocate, type DType, dtypeOfTypedArray, type TypedArray } from '../../
 import { NDArray, type Nested, ndarray, shapeSize } from '../../../array/ndarray.ts';
 import type { Size } from '../../../chunking/types.ts';
 import { ShapeError } from '../../../errors.ts';
+import { arrayBlock } from '../../../kernels/array-block.ts';
 import type { AsyncKernel, Chunk, FnRef, KernelContext } from '../../../kernels/types.ts';
 import { convertBlock } from '../layout/layout.ts';
 import { writeRegion } from '../layout/slice.ts';
@@ -58,11 +59,6 @@ export interface BlockwiseFnParams {
   readonly dtype: DType;
 }
 
-function asBlock(c: Chunk | undefined): NDArray {
-  if (!(c instanceof NDArray)) throw new TypeError('blockwise: expected an array block');
-  return c;
-}
-
 /** Concatenate an n-d grid of blocks (C order) along `axes` (one per grid dimension). */
 export function concatGrid(
   blocks: readonly NDArray[],
@@ -104,8 +100,8 @@ function nest(blocks: readonly NDArray[], grid: readonly number[]): unknown {
 
 function buildArg(spec: BlockwiseArgSpec, inputs: readonly Chunk[]): unknown {
   if ('value' in spec) return spec.value;
-  if ('block' in spec) return asBlock(inputs[spec.block]);
-  const blocks = spec.blocks.map((i) => asBlock(inputs[i]));
+  if ('block' in spec) return arrayBlock(inputs[spec.block], 'blockwise');
+  const blocks = spec.blocks.map((i) => arrayBlock(inputs[i], 'blockwise'));
   return spec.concat ? concatGrid(blocks, spec.grid, spec.axes) : nest(blocks, spec.grid);
 }
 

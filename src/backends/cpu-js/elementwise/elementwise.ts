@@ -4,6 +4,7 @@
 import { allocate, type TypedArray } from '../../../array/dtype.ts';
 import { float16Bits, float16Value, roundToFloat16 } from '../../../array/float16.ts';
 import { cStrides, NDArray, shapeSize } from '../../../array/ndarray.ts';
+import { arrayBlock } from '../../../kernels/array-block.ts';
 import type { Chunk, Kernel } from '../../../kernels/types.ts';
 import { exprKey, type InputMode, type LoopSpec, loopSource } from './ew-codegen.ts';
 import type { EwParams, Expr } from './expr.ts';
@@ -230,11 +231,6 @@ export function simplifyStrides(
   return { shape, strides, modes };
 }
 
-function asBlock(c: Chunk): NDArray {
-  if (!(c instanceof NDArray)) throw new TypeError('ew: expected array blocks, got a tuple');
-  return c;
-}
-
 /**
  * Evaluate `params.expr` over `inputs` (blocks that broadcast together) into a new block
  * of dtype `params.dtype` and the broadcast shape of the inputs.
@@ -244,7 +240,7 @@ function asBlock(c: Chunk): NDArray {
  * // [2, 4, 6]
  */
 export function evaluateExpr(inputs: readonly Chunk[], params: EwParams): NDArray {
-  const blocks = inputs.map(asBlock);
+  const blocks = inputs.map((c) => arrayBlock(c, 'ew'));
   const outShape = broadcastBlockShapes(blocks.map((b) => b.shape));
   const out = allocate(params.dtype, shapeSize(outShape));
   if (out.length === 0) return new NDArray(out, outShape, params.dtype);

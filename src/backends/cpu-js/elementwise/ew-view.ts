@@ -3,6 +3,7 @@
 
 import { allocate, type DType, type TypedArray } from '../../../array/dtype.ts';
 import { cStrides, NDArray, shapeSize } from '../../../array/ndarray.ts';
+import { arrayBlock } from '../../../kernels/array-block.ts';
 import type { Chunk, Kernel } from '../../../kernels/types.ts';
 import { sliceND } from '../layout/slice.ts';
 import { broadcastBlockShapes, compileLoop, simplifyStrides } from './elementwise.ts';
@@ -33,11 +34,6 @@ export interface Operand {
   readonly dtype: DType;
   readonly shape: readonly number[];
   readonly strides: readonly number[];
-}
-
-function asBlock(c: Chunk | undefined): NDArray {
-  if (!(c instanceof NDArray)) throw new TypeError('ew-view: expected array blocks, got a tuple');
-  return c;
 }
 
 /** Input `block` read through `view` (null: all of it), without copying its data. */
@@ -130,7 +126,7 @@ export class TileEvaluator {
 
 /** The evaluator of `p` over `inputs` (blocks read through their views). */
 export function viewEvaluator(inputs: readonly Chunk[], p: EwViewParams): TileEvaluator {
-  const ops = inputs.map((c, k) => operand(asBlock(c), p.views[k] ?? null));
+  const ops = inputs.map((c, k) => operand(arrayBlock(c, 'ew-view'), p.views[k] ?? null));
   return new TileEvaluator(p.expr, p.dtype ?? ops[0]!.dtype, ops);
 }
 

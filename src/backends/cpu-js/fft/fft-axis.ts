@@ -3,6 +3,7 @@
 
 import { allocate, type DType } from '../../../array/dtype.ts';
 import { NDArray, shapeSize } from '../../../array/ndarray.ts';
+import { arrayBlock } from '../../../kernels/array-block.ts';
 import type { Chunk, Kernel } from '../../../kernels/types.ts';
 import { fftPlan } from './complex-fft.ts';
 import { irfftInto, rfftInto } from './real-fft.ts';
@@ -25,11 +26,6 @@ export interface FftAxisParams {
   /** The input block ends with the pair axis (else its values are real). */
   readonly complexIn: boolean;
   readonly dtype: DType;
-}
-
-function block(c: Chunk | undefined): NDArray {
-  if (!(c instanceof NDArray)) throw new TypeError('expected an array block, got a tuple');
-  return c;
 }
 
 /** Entries the transform reads along the axis, and the length it writes. */
@@ -70,7 +66,7 @@ function readLine(
 }
 
 function fftAxis(inputs: Chunk[], p: FftAxisParams): NDArray {
-  const x = block(inputs[0]);
+  const x = arrayBlock(inputs[0], 'fft');
   const vshape = p.complexIn ? x.shape.slice(0, -1) : x.shape;
   const len = vshape[p.axis]!;
   const outer = shapeSize(vshape.slice(0, p.axis));

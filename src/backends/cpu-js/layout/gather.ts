@@ -3,13 +3,9 @@
 
 import { allocate, type DType } from '../../../array/dtype.ts';
 import { cStrides, NDArray, shapeSize } from '../../../array/ndarray.ts';
+import { arrayBlock } from '../../../kernels/array-block.ts';
 import type { Chunk, Kernel } from '../../../kernels/types.ts';
 import { sliceND } from './slice.ts';
-
-function block(c: Chunk | undefined): NDArray {
-  if (!(c instanceof NDArray)) throw new TypeError('expected an array block, got a tuple');
-  return c;
-}
 
 /** Resolve `null` counts (unknown sizes) to the rest of the input block's extent. */
 function resolveCounts(x: NDArray, start: readonly number[], count: readonly (number | null)[]) {
@@ -150,7 +146,7 @@ function copyOf(x: NDArray): NDArray {
 }
 
 function getitem(inputs: Chunk[], p: GetitemParams): NDArray {
-  const x = block(inputs[0]);
+  const x = arrayBlock(inputs[0], 'gather');
   const count = resolveCounts(x, p.start, p.count);
   const sel = sliceND(x, { start: p.start, step: p.step, count });
   const shape = p.axes.map((a) => (a < 0 ? 1 : count[a]!));
@@ -158,10 +154,10 @@ function getitem(inputs: Chunk[], p: GetitemParams): NDArray {
 }
 
 function rechunkMerge(inputs: Chunk[], p: { pieces: readonly MergePiece[] }): NDArray {
-  const first = block(inputs[p.pieces[0]!.input]);
+  const first = arrayBlock(inputs[p.pieces[0]!.input], 'gather');
   const nd = first.shape.length;
   const boxes = p.pieces.map((pc) => {
-    const src = block(inputs[pc.input]);
+    const src = arrayBlock(inputs[pc.input], 'gather');
     return { src, pc, count: resolveCounts(src, pc.start, pc.count) };
   });
   const shape = new Array<number>(nd).fill(0);
@@ -174,7 +170,7 @@ function rechunkMerge(inputs: Chunk[], p: { pieces: readonly MergePiece[] }): ND
 }
 
 function take(inputs: Chunk[], p: TakeParams): NDArray {
-  const blocks = inputs.map(block);
+  const blocks = inputs.map((c) => arrayBlock(c, 'gather'));
   const first = blocks[0]!;
   const n = p.slot.length;
   const shape = [...first.shape];
@@ -198,8 +194,8 @@ function take(inputs: Chunk[], p: TakeParams): NDArray {
 }
 
 function compress(inputs: Chunk[]): NDArray {
-  const x = block(inputs[0]);
-  const m = block(inputs[1]).data;
+  const x = arrayBlock(inputs[0], 'gather');
+  const m = arrayBlock(inputs[1], 'gather').data;
   let n = 0;
   for (let i = 0; i < m.length; i++) if (m[i] !== 0) n++;
   const out = allocate(x.dtype, n);
@@ -208,7 +204,7 @@ function compress(inputs: Chunk[]): NDArray {
 }
 
 function setRegion(inputs: Chunk[], p: SetRegionParams): NDArray {
-  const out = copyOf(block(inputs[0]));
+  const out = copyOf(arrayBlock(inputs[0], 'gather'));
   const dt = out.dtype;
   const o = out.data;
   const count = resolveCounts(out, p.start, p.count);
@@ -220,7 +216,7 @@ function setRegion(inputs: Chunk[], p: SetRegionParams): NDArray {
     });
     return out;
   }
-  const value = block(inputs[1]);
+  const value = arrayBlock(inputs[1], 'gather');
   const vs = broadcastStrides(value, out.shape.length, p.keep);
   const src = value.data;
   walkRegion(out.shape, p.start, p.step, count, vs, (d, v) => {
@@ -230,8 +226,8 @@ function setRegion(inputs: Chunk[], p: SetRegionParams): NDArray {
 }
 
 function whereSet(inputs: Chunk[], p: { scalar?: number }): NDArray {
-  const out = copyOf(block(inputs[0]));
-  const m = block(inputs[1]).data;
+  const out = copyOf(arrayBlock(inputs[0], 'gather'));
+  const m = arrayBlock(inputs[1], 'gather').data;
   const o = out.data;
   const dt = out.dtype;
   if (p.scalar !== undefined) {
@@ -239,7 +235,7 @@ function whereSet(inputs: Chunk[], p: { scalar?: number }): NDArray {
     for (let i = 0; i < m.length; i++) if (m[i] !== 0) o[i] = v;
     return out;
   }
-  const value = block(inputs[2]);
+  const value = arrayBlock(inputs[2], 'gather');
   const nd = out.shape.length;
   const axes = Array.from({ length: nd }, (_, i) => i);
   const vs = broadcastStrides(value, nd, axes);

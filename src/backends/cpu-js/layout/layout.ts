@@ -4,13 +4,9 @@
 import { castData } from '../../../array/cast.ts';
 import { allocate, type DType, type TypedArray } from '../../../array/dtype.ts';
 import { cStrides, NDArray, shapeSize } from '../../../array/ndarray.ts';
+import { arrayBlock } from '../../../kernels/array-block.ts';
 import type { Chunk, Kernel } from '../../../kernels/types.ts';
 import { sliceND } from './slice.ts';
-
-function block(c: Chunk | undefined): NDArray {
-  if (!(c instanceof NDArray)) throw new TypeError('layout kernel: expected an array block');
-  return c;
-}
 
 /**
  * Copy `src` read through per-axis `strides` (0 repeats an element) from `base` into a new
@@ -124,20 +120,20 @@ export function convertBlock(x: NDArray, dtype: DType): NDArray {
 export const layoutKernels: Record<string, Kernel<never>> = {
   /** Permute axes: params `{ axes }`. */
   transpose: ((inputs: Chunk[], p: { axes: number[] }) =>
-    permuteBlock(block(inputs[0]), p.axes)) as Kernel<never>,
+    permuteBlock(arrayBlock(inputs[0], 'layout kernel'), p.axes)) as Kernel<never>,
   /** View under a new shape: params `{ shape }` (one -1 allowed). */
   reshape: ((inputs: Chunk[], p: { shape: number[] }) =>
-    reshapeBlock(block(inputs[0]), p.shape)) as Kernel<never>,
+    reshapeBlock(arrayBlock(inputs[0], 'layout kernel'), p.shape)) as Kernel<never>,
   /** Insert unit axes at the sorted output positions `axes` (a view). */
   'expand-dims': ((inputs: Chunk[], p: { axes: number[] }) => {
-    const x = block(inputs[0]);
+    const x = arrayBlock(inputs[0], 'layout kernel');
     const shape = [...x.shape];
     for (const a of p.axes) shape.splice(a, 0, 1);
     return new NDArray(x.data, shape, x.dtype);
   }) as Kernel<never>,
   /** Remove the unit axes `axes` (a view). */
   squeeze: ((inputs: Chunk[], p: { axes: number[] }) => {
-    const x = block(inputs[0]);
+    const x = arrayBlock(inputs[0], 'layout kernel');
     const drop = new Set(p.axes);
     return new NDArray(
       x.data,
@@ -147,11 +143,11 @@ export const layoutKernels: Record<string, Kernel<never>> = {
   }) as Kernel<never>,
   /** Reverse along axes: params `{ axes }`. */
   flip: ((inputs: Chunk[], p: { axes: number[] }) =>
-    flipBlock(block(inputs[0]), p.axes)) as Kernel<never>,
+    flipBlock(arrayBlock(inputs[0], 'layout kernel'), p.axes)) as Kernel<never>,
   /** Broadcast to a block shape: params `{ shape }`. */
   broadcast: ((inputs: Chunk[], p: { shape: number[] }) =>
-    broadcastBlock(block(inputs[0]), p.shape)) as Kernel<never>,
+    broadcastBlock(arrayBlock(inputs[0], 'layout kernel'), p.shape)) as Kernel<never>,
   /** Convert to a dtype (identity when equal): params `{ dtype }`. */
   convert: ((inputs: Chunk[], p: { dtype: DType }) =>
-    convertBlock(block(inputs[0]), p.dtype)) as Kernel<never>,
+    convertBlock(arrayBlock(inputs[0], 'layout kernel'), p.dtype)) as Kernel<never>,
 };

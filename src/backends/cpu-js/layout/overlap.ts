@@ -4,6 +4,7 @@
 import { allocate } from '../../../array/dtype.ts';
 import { cStrides, NDArray, shapeSize } from '../../../array/ndarray.ts';
 import type { AxisRun } from '../../../chunking/overlap-plan.ts';
+import { arrayBlock } from '../../../kernels/array-block.ts';
 import type { Chunk, Kernel } from '../../../kernels/types.ts';
 
 /**
@@ -17,11 +18,6 @@ export interface OverlapBlockParams {
   readonly runs: readonly (readonly AxisRun[])[];
   readonly slots: readonly number[];
   readonly constants: readonly (number | null)[];
-}
-
-function block(c: Chunk | undefined): NDArray {
-  if (!(c instanceof NDArray)) throw new TypeError('expected an array block, got a tuple');
-  return c;
 }
 
 /** Runs expanded to a slot and a local index per output position. */
@@ -42,7 +38,7 @@ function expand(runs: readonly AxisRun[], extent: number) {
 }
 
 function overlapBlock(inputs: Chunk[], p: OverlapBlockParams): NDArray {
-  const srcs = inputs.map(block);
+  const srcs = inputs.map((c) => arrayBlock(c, 'overlap'));
   const dtype = srcs[0]!.dtype;
   const axes = p.runs.map((r, ax) => expand(r, srcs[0]!.shape[ax]!));
   const shape = axes.map((a) => a.slot.length);

@@ -4,6 +4,7 @@
 
 import { allocate, type DType, type TypedArray } from '../../../array/dtype.ts';
 import { NDArray } from '../../../array/ndarray.ts';
+import { arrayBlock } from '../../../kernels/array-block.ts';
 import type { Chunk, Kernel } from '../../../kernels/types.ts';
 import { around } from '../reduce/scan.ts';
 import { RADIX_MIN, radixSortFloat64 } from './radix-sort.ts';
@@ -23,11 +24,6 @@ function before(a: number, b: number, descending: boolean): boolean {
   if (Number.isNaN(a)) return false;
   if (Number.isNaN(b)) return true;
   return descending ? a > b : a < b;
-}
-
-function asBlock(c: Chunk | undefined): NDArray {
-  if (!(c instanceof NDArray)) throw new TypeError('sort: expected an array block');
-  return c;
 }
 
 /** Sort one line of values in place (ascending with NaN last, then reversed if descending). */
@@ -145,7 +141,7 @@ export function mergeRuns(
 /** Sort kernels by name; registered in backends/cpu-js/registry. */
 export const sortKernels: Record<string, Kernel<never>> = {
   'sort-block': ((inputs: Chunk[], p: SortParams) =>
-    sortBlock(asBlock(inputs[0]), p)) as unknown as Kernel<never>,
+    sortBlock(arrayBlock(inputs[0], 'sort'), p)) as unknown as Kernel<never>,
   'sort-merge': ((inputs: Chunk[], p: SortParams) =>
     mergeRuns(inputs as (NDArray | [NDArray, NDArray])[], p)) as unknown as Kernel<never>,
 };

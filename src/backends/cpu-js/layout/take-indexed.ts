@@ -5,6 +5,7 @@ import { allocate } from '../../../array/dtype.ts';
 import { NDArray, shapeSize } from '../../../array/ndarray.ts';
 import { blockAt } from '../../../chunking/blocks.ts';
 import { IndexError } from '../../../errors.ts';
+import { arrayBlock } from '../../../kernels/array-block.ts';
 import type { Chunk, Kernel } from '../../../kernels/types.ts';
 
 /** Params of 'take-indexed': the axis, the input blocks' offsets along it (n + 1 of them). */
@@ -15,14 +16,9 @@ export interface TakeIndexedParams {
   readonly fn: string;
 }
 
-function block(c: Chunk | undefined): NDArray {
-  if (!(c instanceof NDArray)) throw new TypeError('take-indexed: expected an array block');
-  return c;
-}
-
 function takeIndexed(inputs: Chunk[], p: TakeIndexedParams): NDArray {
-  const idx = block(inputs[0]);
-  const blocks = inputs.slice(1).map(block);
+  const idx = arrayBlock(inputs[0], 'take-indexed');
+  const blocks = inputs.slice(1).map((c) => arrayBlock(c, 'take-indexed'));
   const first = blocks[0]!;
   const size = p.offsets[p.offsets.length - 1]!;
   const n = idx.size;

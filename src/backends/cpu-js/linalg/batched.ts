@@ -4,6 +4,7 @@
 import { allocate, type DType } from '../../../array/dtype.ts';
 import { NDArray, shapeSize } from '../../../array/ndarray.ts';
 import { ShapeError } from '../../../errors.ts';
+import { arrayBlock } from '../../../kernels/array-block.ts';
 import type { Chunk, Kernel } from '../../../kernels/types.ts';
 import { type DenseOpArgs, denseOp } from './dense-ops.ts';
 import type { Mat } from './dense-qr.ts';
@@ -25,8 +26,7 @@ export interface LinalgParams {
 
 function block(c: Chunk | undefined, pick: number | null | undefined): NDArray {
   if (pick !== null && pick !== undefined && Array.isArray(c)) return block(c[pick], null);
-  if (!(c instanceof NDArray)) throw new TypeError('expected an array block, got a tuple');
-  return c;
+  return arrayBlock(c, 'linalg');
 }
 
 /** Core shape as a matrix: 2-d as is, 1-d as one row, 0-d as 1×1. */

@@ -3,6 +3,7 @@
 
 import { allocate, type DType, type TypedArray } from '../../../array/dtype.ts';
 import { cStrides, NDArray, shapeSize } from '../../../array/ndarray.ts';
+import { arrayBlock } from '../../../kernels/array-block.ts';
 import type { Chunk, Kernel } from '../../../kernels/types.ts';
 import { permuteBlock } from '../layout/layout.ts';
 import { asFloat64, gemmAccumulate, storeAs } from './matmul.ts';
@@ -23,11 +24,6 @@ export interface ContractSumParams {
   readonly dtype: DType;
   /** Drop the trailing unit axis of the inputs (the last level of the tree). */
   readonly squeeze: boolean;
-}
-
-function asBlock(c: Chunk | undefined): NDArray {
-  if (!(c instanceof NDArray)) throw new TypeError('einsum: expected an array block');
-  return c;
 }
 
 /** Size of every letter in a group of blocks; repeated letters must agree. */
@@ -167,7 +163,7 @@ export function einsumBlocks(inputs: readonly Chunk[], p: EinsumParams): NDArray
   let acc: Float64Array | undefined;
   let outShape: number[] = [];
   for (let g = 0; g + nOps <= inputs.length; g += nOps) {
-    const blocks = inputs.slice(g, g + nOps).map(asBlock);
+    const blocks = inputs.slice(g, g + nOps).map((c) => arrayBlock(c, 'einsum'));
     const sizes = letterSizes(blocks, p.terms);
     const shape = [...p.out].map((l) => sizes.get(l)!);
     if (acc === undefined) {
@@ -193,10 +189,10 @@ export function einsumBlocks(inputs: readonly Chunk[], p: EinsumParams): NDArray
  * contractSum([x, y], { dtype: 'float64', squeeze: false }); // x + y
  */
 export function contractSum(inputs: readonly Chunk[], p: ContractSumParams): NDArray {
-  const first = asBlock(inputs[0]);
+  const first = arrayBlock(inputs[0], 'einsum');
   const acc = accumulator(p.dtype, first.size);
   for (const c of inputs) {
-    const d = asBlock(c).data;
+    const d = arrayBlock(c, 'einsum').data;
     if (d.length !== acc.length) throw new RangeError('contract-sum: blocks differ in size');
     for (let i = 0; i < acc.length; i++) acc[i]! += d[i]!;
   }

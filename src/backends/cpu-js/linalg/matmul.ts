@@ -3,6 +3,7 @@
 
 import { allocate, type DType, type TypedArray } from '../../../array/dtype.ts';
 import { cStrides, NDArray, shapeSize } from '../../../array/ndarray.ts';
+import { arrayBlock } from '../../../kernels/array-block.ts';
 import type { Chunk, Kernel } from '../../../kernels/types.ts';
 
 /** Params of the 'matmul' kernel. Inputs are `groups` pairs `(a, b)` whose products are summed. */
@@ -163,11 +164,6 @@ export function storeAs(acc: Float64Array, dtype: DType): TypedArray {
   return out;
 }
 
-function asBlock(c: Chunk | undefined): NDArray {
-  if (!(c instanceof NDArray)) throw new TypeError('matmul: expected an array block');
-  return c;
-}
-
 /**
  * Sum over pairs of `a_g @ b_g` for inputs `[a_0, b_0, a_1, b_1, …]`.
  * @example
@@ -177,8 +173,8 @@ export function matmulBlocks(inputs: readonly Chunk[], p: MatmulParams): NDArray
   let acc: Float64Array | undefined;
   let outShape: number[] = [];
   for (let g = 0; g + 1 < inputs.length; g += 2) {
-    const a = asOperand(asBlock(inputs[g]), p.aVec, true);
-    const b = asOperand(asBlock(inputs[g + 1]), p.bVec, false);
+    const a = asOperand(arrayBlock(inputs[g], 'matmul'), p.aVec, true);
+    const b = asOperand(arrayBlock(inputs[g + 1], 'matmul'), p.bVec, false);
     const batch = batchLayout(a.batch, b.batch).shape;
     const shape = [...batch, ...(p.aVec ? [] : [a.rows]), ...(p.bVec ? [] : [b.cols])];
     if (acc === undefined) {

@@ -3,6 +3,7 @@
 // reduction kernels ('reduce-partial' then 'reduce-aggregate') of the task's backend.
 
 import { NDArray } from '../../../array/ndarray.ts';
+import { arrayBlock } from '../../../kernels/array-block.ts';
 import type { Chunk, Kernel, KernelContext } from '../../../kernels/types.ts';
 import type { AggregateParams, ReduceParams } from './reduce.ts';
 
@@ -31,8 +32,7 @@ export function coarsenAxes(factors: readonly number[]): number[] {
 }
 
 function coarsenBlock(inputs: Chunk[], p: CoarsenParams, ctx: KernelContext): Chunk {
-  const x = inputs[0];
-  if (!(x instanceof NDArray)) throw new TypeError('coarsen-block: expected an array block');
+  const x = arrayBlock(inputs[0], 'coarsen-block');
   const shape = x.shape.flatMap((n, ax) => {
     const f = p.factors[ax]!;
     return f === 1 ? [n] : [n / f, f];

@@ -4,6 +4,7 @@
 import { allocate } from '../../../array/dtype.ts';
 import { NDArray } from '../../../array/ndarray.ts';
 import { ValueError } from '../../../errors.ts';
+import { arrayBlock } from '../../../kernels/array-block.ts';
 import type { Chunk, Kernel } from '../../../kernels/types.ts';
 
 /**
@@ -38,11 +39,6 @@ export interface BincountBlockParams {
   readonly weighted: boolean;
 }
 
-function block(c: Chunk | undefined): NDArray {
-  if (!(c instanceof NDArray)) throw new TypeError('expected an array block, got a tuple');
-  return c;
-}
-
 /**
  * numpy.linspace(lo, hi, bins + 1) in `dtype`, after numpy.histogram's checks and its
  * widening of an empty range by 0.5 each side.
@@ -71,7 +67,12 @@ export function linspaceEdges(lo: number, hi: number, bins: number, dtype: strin
 function binner(p: BinParams, lohi: Chunk[]): { edges: Float64Array; bin: (v: number) => number } {
   const e =
     p.edges === null
-      ? linspaceEdges(block(lohi[0]).data[0]!, block(lohi[1]).data[0]!, p.bins, p.edgeDtype)
+      ? linspaceEdges(
+          arrayBlock(lohi[0], 'histogram').data[0]!,
+          arrayBlock(lohi[1], 'histogram').data[0]!,
+          p.bins,
+          p.edgeDtype,
+        )
       : Float64Array.from(p.edges);
   const n = p.bins;
   const lo = e[0]!;
@@ -102,8 +103,8 @@ function searchRight(e: Float64Array, v: number): number {
 }
 
 function histogramBlock(inputs: Chunk[], p: HistogramBlockParams): NDArray {
-  const x = block(inputs[0]).data;
-  const w = p.weighted ? block(inputs[1]).data : undefined;
+  const x = arrayBlock(inputs[0], 'histogram').data;
+  const w = p.weighted ? arrayBlock(inputs[1], 'histogram').data : undefined;
   const { bin } = binner(p, inputs.slice(p.weighted ? 2 : 1));
   const counts = new Float64Array(p.bins);
   for (let i = 0; i < x.length; i++) {
@@ -114,9 +115,9 @@ function histogramBlock(inputs: Chunk[], p: HistogramBlockParams): NDArray {
 }
 
 function histogram2dBlock(inputs: Chunk[], p: Histogram2dBlockParams): NDArray {
-  const x = block(inputs[0]).data;
-  const y = block(inputs[1]).data;
-  const w = p.weighted ? block(inputs[2]).data : undefined;
+  const x = arrayBlock(inputs[0], 'histogram').data;
+  const y = arrayBlock(inputs[1], 'histogram').data;
+  const w = p.weighted ? arrayBlock(inputs[2], 'histogram').data : undefined;
   const bx = binner(p.x, []).bin;
   const by = binner(p.y, []).bin;
   const counts = new Float64Array(p.x.bins * p.y.bins);
@@ -129,8 +130,8 @@ function histogram2dBlock(inputs: Chunk[], p: Histogram2dBlockParams): NDArray {
 }
 
 function bincountBlock(inputs: Chunk[], p: BincountBlockParams): NDArray {
-  const x = block(inputs[0]).data;
-  const w = p.weighted ? block(inputs[1]).data : undefined;
+  const x = arrayBlock(inputs[0], 'histogram').data;
+  const w = p.weighted ? arrayBlock(inputs[1], 'histogram').data : undefined;
   let top = -1;
   for (let i = 0; i < x.length; i++) {
     const v = x[i]!;
@@ -151,7 +152,7 @@ function bincountBlock(inputs: Chunk[], p: BincountBlockParams): NDArray {
 
 /** Elementwise sum of float64 count blocks; 1-D blocks of different lengths are zero-padded. */
 function sumBlocks(inputs: Chunk[]): NDArray {
-  const parts = inputs.map(block);
+  const parts = inputs.map((c) => arrayBlock(c, 'histogram'));
   const longest = parts.reduce((a, b) => (b.data.length > a.data.length ? b : a));
   const out = new Float64Array(longest.data.length);
   for (const part of parts) {
@@ -171,7 +172,7 @@ function histogramEdges(inputs: Chunk[], p: BinParams): NDArray {
 
 /** Counts to a density (NumPy's `n / diff(edges) / n.sum()`); inputs counts, then lo, hi. */
 function histogramDensity(inputs: Chunk[], p: BinParams): NDArray {
-  const n = block(inputs[0]).data;
+  const n = arrayBlock(inputs[0], 'histogram').data;
   const { edges } = binner(p, inputs.slice(1));
   let total = 0;
   for (let i = 0; i < n.length; i++) total += n[i]!;

@@ -3,6 +3,7 @@
 
 import { allocate, type DType, isFloat } from '../../../array/dtype.ts';
 import { cStrides, NDArray } from '../../../array/ndarray.ts';
+import { arrayBlock } from '../../../kernels/array-block.ts';
 import type { Chunk, Kernel } from '../../../kernels/types.ts';
 import { lerp, type QuantileMethod, quantilePick } from './quantile-methods.ts';
 import { selectRanks } from './select.ts';
@@ -111,8 +112,6 @@ export function quantileBlock(x: NDArray, p: QuantileBlockParams): NDArray {
 /** Kernels by name; registered in backends/cpu-js/registry. */
 export const quantileKernels: Record<string, Kernel<never>> = {
   'quantile-block': ((inputs: Chunk[], p: QuantileBlockParams) => {
-    const x = inputs[0];
-    if (!(x instanceof NDArray)) throw new TypeError('quantile-block: expected an array block');
-    return quantileBlock(x, p);
+    return quantileBlock(arrayBlock(inputs[0], 'quantile-block'), p);
   }) as Kernel<never>,
 };

@@ -3,6 +3,7 @@
 
 import type { DType } from '../../../array/dtype.ts';
 import { emptyNDArray, NDArray } from '../../../array/ndarray.ts';
+import { arrayBlock } from '../../../kernels/array-block.ts';
 import type { Chunk, Kernel } from '../../../kernels/types.ts';
 import { type ArgParams, argFinalize, argMerge, argPartial } from './arg-reduce.ts';
 import { type MonoidParams, monoidFinalize, monoidMerge, monoidPartial } from './reduce-monoid.ts';
@@ -71,11 +72,6 @@ const reducers: Record<ReduceParams['op'], Reducer> = {
   nanmean: nanMean,
 };
 
-function block(c: Chunk | undefined): NDArray {
-  if (!(c instanceof NDArray)) throw new TypeError('reduce-partial: expected an array block');
-  return c;
-}
-
 /**
  * Merge intermediates, finalize, and drop the reduced axes unless `keepdims`.
  * @example
@@ -100,7 +96,7 @@ export function aggregate(parts: readonly Chunk[], p: AggregateParams): NDArray 
 export const reduceKernels: Record<string, Kernel<never>> = {
   /** Reduce one input block along `axes` to an intermediate (keepdims shape). */
   'reduce-partial': ((inputs: Chunk[], p: ReduceParams) =>
-    reducers[p.op].partial(block(inputs[0]), p)) as Kernel<never>,
+    reducers[p.op].partial(arrayBlock(inputs[0], 'reduce-partial'), p)) as Kernel<never>,
   /** Merge intermediates in the order given (the tree's order). */
   'reduce-combine': ((inputs: Chunk[], p: ReduceParams) =>
     reducers[p.op].merge(inputs, p)) as Kernel<never>,

@@ -3,6 +3,7 @@
 
 import { allocate, type DType, isFloat } from '../../../array/dtype.ts';
 import { NDArray } from '../../../array/ndarray.ts';
+import { arrayBlock } from '../../../kernels/array-block.ts';
 import type { Chunk, Kernel } from '../../../kernels/types.ts';
 import { convertBlock } from '../layout/layout.ts';
 
@@ -16,11 +17,6 @@ export function around(shape: readonly number[], axis: number): [number, number,
   for (let ax = 0; ax < axis; ax++) pre *= shape[ax]!;
   for (let ax = axis + 1; ax < shape.length; ax++) post *= shape[ax]!;
   return [pre, shape[axis]!, post];
-}
-
-function block(c: Chunk | undefined): NDArray {
-  if (!(c instanceof NDArray)) throw new TypeError('cumsum: expected an array block');
-  return c;
 }
 
 /**
@@ -98,10 +94,10 @@ export function addCarry(x: NDArray, carry: NDArray, axis: number, op: ScanOp = 
 export const scanKernels: Record<string, Kernel<never>> = {
   /** Per-block cumulative sum: params `{ axis, dtype }`. */
   'cumsum-block': ((inputs: Chunk[], p: { axis: number; dtype: DType; op?: ScanOp }) =>
-    cumsumBlock(block(inputs[0]), p.axis, p.dtype, p.op)) as Kernel<never>,
+    cumsumBlock(arrayBlock(inputs[0], 'cumsum'), p.axis, p.dtype, p.op)) as Kernel<never>,
   /** A scanned block's total along `axis`: params `{ axis }`. */
   'cumsum-total': ((inputs: Chunk[], p: { axis: number; op?: ScanOp }) => {
-    const x = block(inputs[0]);
+    const x = arrayBlock(inputs[0], 'cumsum');
     const last = lastSlice(x, p.axis);
     // an empty block's total is the unit of the operation
     if (p.op === 'prod' && x.shape[p.axis] === 0) last.data.fill(1);
@@ -109,10 +105,10 @@ export const scanKernels: Record<string, Kernel<never>> = {
   }) as Kernel<never>,
   /** Carry of the next block: the inputs (previous carry and total) combined by `op`. */
   'cumsum-carry': ((inputs: Chunk[], p?: { op?: ScanOp }) => {
-    const first = block(inputs[0]);
+    const first = arrayBlock(inputs[0], 'cumsum');
     if (inputs.length === 1) return first;
     const out = allocate(first.dtype, first.size);
-    const b = block(inputs[1]).data;
+    const b = arrayBlock(inputs[1], 'cumsum').data;
     const prod = p?.op === 'prod';
     for (let i = 0; i < out.length; i++) {
       out[i] = prod ? first.data[i]! * b[i]! : first.data[i]! + b[i]!;
@@ -121,7 +117,7 @@ export const scanKernels: Record<string, Kernel<never>> = {
   }) as Kernel<never>,
   /** A scanned block combined with its carry (the first block has none): params `{ axis, op }`. */
   'cumsum-add': ((inputs: Chunk[], p: { axis: number; op?: ScanOp }) => {
-    const x = block(inputs[0]);
-    return inputs.length === 1 ? x : addCarry(x, block(inputs[1]), p.axis, p.op);
+    const x = arrayBlock(inputs[0], 'cumsum');
+    return inputs.length === 1 ? x : addCarry(x, arrayBlock(inputs[1], 'cumsum'), p.axis, p.op);
   }) as Kernel<never>,
 };

@@ -4,15 +4,11 @@
 
 import { allocate } from '../../../array/dtype.ts';
 import { NDArray } from '../../../array/ndarray.ts';
+import { arrayBlock } from '../../../kernels/array-block.ts';
 import type { Chunk, Kernel } from '../../../kernels/types.ts';
 
 /** [values, counts, firstIndex] of a block or of the whole array. */
 type Uniques = [NDArray, NDArray, NDArray];
-
-function asBlock(c: Chunk | undefined): NDArray {
-  if (!(c instanceof NDArray)) throw new TypeError('unique: expected an array block');
-  return c;
-}
 
 /** Sorted distinct (value, count, first) from parallel lists (NaNs kept apart, last). */
 function collapse(
@@ -106,18 +102,22 @@ const nanCount = (u: Chunk): number => {
 /** Unique kernels by name; registered in backends/cpu-js/registry. */
 export const uniqueKernels: Record<string, Kernel<never>> = {
   'unique-block': ((inputs: Chunk[], p: { offset: number }) =>
-    uniqueBlock(asBlock(inputs[0]), p.offset)) as unknown as Kernel<never>,
+    uniqueBlock(arrayBlock(inputs[0], 'unique'), p.offset)) as unknown as Kernel<never>,
   'unique-merge': ((inputs: Chunk[]) =>
     mergeUniques(inputs as unknown as Uniques[])) as unknown as Kernel<never>,
   /** inputs: the block, the merged uniques, then the uniques of every earlier block. */
   'unique-inverse': ((inputs: Chunk[]) => {
     const before = inputs.slice(2).reduce((s, u) => s + nanCount(u), 0);
-    return inverseIndices(asBlock(inputs[0]), (inputs[1] as unknown as Uniques)[0], before);
+    return inverseIndices(
+      arrayBlock(inputs[0], 'unique'),
+      (inputs[1] as unknown as Uniques)[0],
+      before,
+    );
   }) as unknown as Kernel<never>,
   /** For each element of the x2 block, how many of the x1 block sort before it: [1, ...shape]. */
   'searchsorted-count': ((inputs: Chunk[], p: { right: boolean }) => {
-    const a = asBlock(inputs[0]).data;
-    const x = asBlock(inputs[1]);
+    const a = arrayBlock(inputs[0], 'unique').data;
+    const x = arrayBlock(inputs[1], 'unique');
     const out = allocate('int32', x.size);
     for (let i = 0; i < x.size; i++) {
       const e = x.data[i]!;

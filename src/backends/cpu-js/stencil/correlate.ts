@@ -3,6 +3,7 @@
 
 import { allocate, type TypedArray } from '../../../array/dtype.ts';
 import { NDArray, shapeSize } from '../../../array/ndarray.ts';
+import { arrayBlock } from '../../../kernels/array-block.ts';
 import type { Chunk, Kernel } from '../../../kernels/types.ts';
 
 /**
@@ -69,8 +70,7 @@ function correlateRows(
 }
 
 function correlateAxis(inputs: Chunk[], p: CorrelateAxisParams): NDArray {
-  const x = inputs[0];
-  if (!(x instanceof NDArray)) throw new TypeError('expected an array block, got a tuple');
+  const x = arrayBlock(inputs[0], 'correlate-axis');
   const outer = shapeSize(x.shape.slice(0, p.axis));
   const len = x.shape[p.axis]!;
   const inner = shapeSize(x.shape.slice(p.axis + 1));
@@ -107,9 +107,8 @@ function correlateAxis(inputs: Chunk[], p: CorrelateAxisParams): NDArray {
 
 /** Several 1-D passes in turn, each consuming its axis's halo (a separable filter's block). */
 function correlateAxes(inputs: Chunk[], p: { passes: readonly CorrelateAxisParams[] }): NDArray {
-  let x = inputs[0] as Chunk;
+  let x = arrayBlock(inputs[0], 'correlate-axes');
   for (const pass of p.passes) x = correlateAxis([x], pass);
-  if (!(x instanceof NDArray)) throw new TypeError('expected an array block, got a tuple');
   return x;
 }
 

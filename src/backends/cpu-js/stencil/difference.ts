@@ -3,6 +3,7 @@
 
 import { allocate, type DType } from '../../../array/dtype.ts';
 import { NDArray, shapeSize } from '../../../array/ndarray.ts';
+import { arrayBlock } from '../../../kernels/array-block.ts';
 import type { Chunk, Kernel } from '../../../kernels/types.ts';
 
 /** Params of 'diff-axis': difference `n` times along `axis` (bool: not-equal, as NumPy). */
@@ -22,11 +23,6 @@ export interface GradientAxisParams {
   readonly dtype: DType;
 }
 
-function block(c: Chunk | undefined): NDArray {
-  if (!(c instanceof NDArray)) throw new TypeError('expected an array block, got a tuple');
-  return c;
-}
-
 /** Outer, axis and inner extents of a C-contiguous shape around `axis`. */
 function split(shape: readonly number[], axis: number) {
   return {
@@ -37,7 +33,7 @@ function split(shape: readonly number[], axis: number) {
 }
 
 function diffAxis(inputs: Chunk[], p: DiffAxisParams): NDArray {
-  const x = block(inputs[0]);
+  const x = arrayBlock(inputs[0], 'difference');
   const { outer, len, inner } = split(x.shape, p.axis);
   const m = Math.max(0, len - p.n);
   // passes in the input's own type, so integers wrap and float32 rounds as NumPy's do
@@ -69,7 +65,7 @@ function diffAxis(inputs: Chunk[], p: DiffAxisParams): NDArray {
 }
 
 function gradientAxis(inputs: Chunk[], p: GradientAxisParams): NDArray {
-  const x = block(inputs[0]);
+  const x = arrayBlock(inputs[0], 'difference');
   const { outer, len, inner } = split(x.shape, p.axis);
   const m = len - p.before - p.after;
   const shape = x.shape.map((s, ax) => (ax === p.axis ? m : s));

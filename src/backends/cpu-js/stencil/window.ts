@@ -3,6 +3,7 @@
 
 import { allocate } from '../../../array/dtype.ts';
 import { cStrides, NDArray, shapeSize } from '../../../array/ndarray.ts';
+import { arrayBlock } from '../../../kernels/array-block.ts';
 import type { Chunk, Kernel } from '../../../kernels/types.ts';
 
 /** Params of 'correlate-nd': `weights` (C order, shape `size`) correlated with the block. */
@@ -15,11 +16,6 @@ export interface CorrelateNdParams {
 export interface RankFilterParams {
   readonly size: readonly number[];
   readonly rank: number;
-}
-
-function block(c: Chunk | undefined): NDArray {
-  if (!(c instanceof NDArray)) throw new TypeError('expected an array block, got a tuple');
-  return c;
 }
 
 /** Flat offsets, in the block's strides, of every window position (C order). */
@@ -57,7 +53,7 @@ function eachWindow(x: NDArray, size: readonly number[], visit: (o: number, base
 }
 
 function correlateNd(inputs: Chunk[], p: CorrelateNdParams): NDArray {
-  const x = block(inputs[0]);
+  const x = arrayBlock(inputs[0], 'window filter');
   const offs = windowOffsets(p.size, cStrides(x.shape));
   const w = Float64Array.from(p.weights);
   const f = x.data;
@@ -95,7 +91,7 @@ export function selectKth(v: Float64Array, n: number, k: number): number {
 }
 
 function rankFilter(inputs: Chunk[], p: RankFilterParams): NDArray {
-  const x = block(inputs[0]);
+  const x = arrayBlock(inputs[0], 'window filter');
   const offs = windowOffsets(p.size, cStrides(x.shape));
   const f = x.data;
   const win = new Float64Array(offs.length);
