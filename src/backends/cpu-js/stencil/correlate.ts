@@ -1,5 +1,5 @@
-// 'correlate-axis': a 1-D correlation along one axis of a block that already holds its
-// halos (scipy.ndimage's correlate1d pass), the result stored in the block's dtype.
+// 'correlate-axes': 1-D correlations along the axes of a block that already holds its halos
+// (scipy.ndimage's correlate1d passes), each result stored in the block's dtype.
 
 import { allocate, type TypedArray } from '../../../array/dtype.ts';
 import { NDArray, shapeSize } from '../../../array/ndarray.ts';
@@ -7,7 +7,7 @@ import { arrayBlock } from '../../../kernels/array-block.ts';
 import type { Chunk, Kernel } from '../../../kernels/types.ts';
 
 /**
- * Params of 'correlate-axis': the block holds `before` and `after` halo elements along
+ * Params of one pass of 'correlate-axes': the block holds `before` and `after` halo elements along
  * `axis`; output element i is `Σ_j weights[j] · block[i + j]` along it (the core only).
  */
 export interface CorrelateAxisParams {
@@ -114,8 +114,6 @@ function correlateAxes(inputs: Chunk[], p: { passes: readonly CorrelateAxisParam
 
 /** Correlation kernels, registered in backends/cpu-js/registry. */
 export const correlateKernels: Record<string, Kernel<never>> = {
-  /** One 1-D correlation pass along an axis; the halos are consumed. */
-  'correlate-axis': correlateAxis as Kernel<never>,
   /** The passes of a separable filter on one block with the halos of all its axes. */
   'correlate-axes': correlateAxes as Kernel<never>,
 };
