@@ -248,6 +248,9 @@ export class DistributedExecutor implements Executor {
     const done = new Promise<BatchJobResult>((resolve, reject) => {
       this.waiters.set(jobId, { resolve, reject, key: tasks[0]!.key });
     });
+    // shutdown() may reject it while queue.add is still pending, before anything awaits it: the
+    // rejection is read below (or the run already failed), never left unhandled
+    done.catch(() => {});
     compute.jobs.add(jobId);
     try {
       await queue.add('batch', data, { jobId, removeOnComplete: true, removeOnFail: true });
