@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Fetches Mesa lavapipe (software Vulkan) from bookworm-backports into .tmp/lavapipe without
-# touching the system (private apt state, apt-get download, dpkg-deb -x); prints the exports.
+# touching the system (.ci/apt-fetch.sh: private apt state, apt-get download, dpkg-deb -x);
+# prints the exports.
 #
 # Usage: eval "$(bash .ci/lavapipe.sh)"   — idempotent: a second run only prints the exports.
 # Where a Vulkan ICD is already installed (a real GPU's driver) it prints nothing, unless
@@ -26,27 +27,9 @@ fi
 
 if [[ ! -f "$ROOT/.done" ]]; then
   start=$(date +%s%N)
-  mkdir -p "$ROOT/apt/lists/partial" "$ROOT/apt/archives/partial" "$ROOT/debs" "$ROOT/root"
-  # First stanza of the system's deb822 sources, with the backports suite added.
-  src=/etc/apt/sources.list.d/debian.sources
-  if [[ -f "$src" ]]; then
-    awk 'BEGIN{p=1} /^$/{exit} p' "$src" |
-      sed 's/^Suites:.*/Suites: bookworm bookworm-backports/' >"$ROOT/apt/debian.sources"
-  else
-    printf '%s\n' 'Types: deb' 'URIs: http://deb.debian.org/debian' \
-      'Suites: bookworm bookworm-backports' 'Components: main' \
-      'Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg' >"$ROOT/apt/debian.sources"
-  fi
-  mkdir -p "$ROOT/apt/sources.d"
-  mv "$ROOT/apt/debian.sources" "$ROOT/apt/sources.d/debian.sources"
-  APT=(-o "Dir::Etc::sourcelist=/nonexistent" -o "Dir::Etc::sourceparts=$ROOT/apt/sources.d"
-    -o "Dir::State::Lists=$ROOT/apt/lists" -o "Dir::Cache::archives=$ROOT/apt/archives"
-    -o "Dir::State::status=/var/lib/dpkg/status" -o "Debug::NoLocking=1" -qq)
-  apt-get "${APT[@]}" update >&2
-  (cd "$ROOT/debs" && apt-get "${APT[@]}" download \
+  bash .ci/apt-fetch.sh "$ROOT" "bookworm bookworm-backports" \
     mesa-vulkan-drivers/bookworm-backports libdrm2/bookworm-backports \
-    libdrm-amdgpu1/bookworm-backports libvulkan1 >&2)
-  for deb in "$ROOT"/debs/*.deb; do dpkg-deb -x "$deb" "$ROOT/root"; done
+    libdrm-amdgpu1/bookworm-backports libvulkan1
   lib="$ROOT/root/$ARCH_LIB/libvulkan_lvp.so"
   [[ -f "$lib" ]] || { echo "lavapipe.sh: $lib missing after unpacking" >&2; exit 1; }
   cat >"$ICD" <<EOF
@@ -55,7 +38,6 @@ if [[ ! -f "$ROOT/.done" ]]; then
   "ICD": { "library_path": "$lib", "api_version": "1.3.0" }
 }
 EOF
-  rm -rf "$ROOT/apt/archives" "$ROOT/apt/lists"
   touch "$ROOT/.done"
   ms=$((($(date +%s%N) - start) / 1000000))
   echo "lavapipe.sh: fetched and unpacked in $((ms / 1000)).$(printf %03d $((ms % 1000))) s" >&2

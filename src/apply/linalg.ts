@@ -3,7 +3,7 @@
 
 import { resultType } from '../array/dtype.ts';
 import { type ArrayLike, asLazy } from '../array/from-array.ts';
-import type { LazyArray } from '../array/lazy-array.ts';
+import { LazyArray } from '../array/lazy-array.ts';
 import type { EinsumParams } from '../backends/cpu-js/linalg/einsum.ts';
 import type { MatmulParams } from '../backends/cpu-js/linalg/matmul.ts';
 import { broadcastShapes } from '../chunking/broadcast.ts';
@@ -28,6 +28,25 @@ const letter = (k: number): string => String.fromCharCode(0x100 + k);
  */
 export function matmul(a: ArrayLike, b: ArrayLike, opts?: CallOptions): LazyArray {
   return withCallBackend('matmul', opts?.backend, () => matmulOf(a, b));
+}
+
+/**
+ * The array `x` transposes when `x` is a transpose of its last two axes only (`x.T` of a
+ * matrix, `matrixTranspose`) on the CPU: matmul then reads that array's blocks and the
+ * kernel takes them transposed, so no transposed copy is made.
+ */
+function untransposed(x: LazyArray): LazyArray | undefined {
+  const { layer } = x;
+  if (layer.op !== 'transpose' || x.device !== 'cpu' || x.ndim < 2) return undefined;
+  const axes = String(layer.meta?.axes ?? '')
+    .split(',')
+    .map(Number);
+  const nd = x.ndim;
+  const swapsLastTwo =
+    axes.length === nd &&
+    axes.every((v, i) => v === (i === nd - 2 ? nd - 1 : i === nd - 1 ? nd - 2 : i));
+  const source = layer.deps[0];
+  return swapsLastTwo && source !== undefined ? new LazyArray(source) : undefined;
 }
 
 function matmulOf(a: ArrayLike, b: ArrayLike): LazyArray {
@@ -55,15 +74,23 @@ function matmulOf(a: ArrayLike, b: ArrayLike): LazyArray {
   const nb = broadcastShapes('matmul', batchA, batchB).length;
   const batch = [...Array(nb).keys()].map(letter).join('');
   const [m, k, n] = ['m', 'k', 'n'];
-  const ia = aVec ? k : batch.slice(nb - batchA.length) + m + k;
-  const ib = bVec ? k : batch.slice(nb - batchB.length) + k + n;
+  const xs = aVec ? undefined : untransposed(x);
+  const ys = bVec ? undefined : untransposed(y);
+  const ia = aVec ? k : batch.slice(nb - batchA.length) + (xs ? k + m : m + k);
+  const ib = bVec ? k : batch.slice(nb - batchB.length) + (ys ? n + k : k + n);
   const out = batch + (aVec ? '' : m) + (bVec ? '' : n);
   const plan = planBlockwise('matmul', out, [
-    { array: x, index: ia },
-    { array: y, index: ib },
+    { array: xs ?? x, index: ia },
+    { array: ys ?? y, index: ib },
   ]);
   const dtype = resultType(x.dtype, y.dtype);
-  const params: MatmulParams = { dtype, aVec, bVec };
+  const params: MatmulParams = {
+    dtype,
+    aVec,
+    bVec,
+    ...(xs ? { aT: true } : {}),
+    ...(ys ? { bT: true } : {}),
+  };
   return contraction({ op: 'matmul', token: [], plan, dtype, kernel: 'matmul', params });
 }
 

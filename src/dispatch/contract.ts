@@ -2,6 +2,7 @@
 // cpu-js (the reference) over random shapes, chunkings and dtypes, compared value by value.
 // The test suite and `tessera info` both run it.
 
+import { einsum } from '../apply/einsum.ts';
 import {
   add,
   cos,
@@ -117,6 +118,25 @@ export const CONTRACT: Record<string, (draw: Draw, at: Placement) => ContractCas
         build: () => matmul(a, b),
         tolerance: tol(d) * 10,
       };
+    }),
+  einsum: (draw, at) =>
+    at.floats.flatMap((d) => {
+      const [s, m, k, n] = [draw(1, 4), draw(1, 120), draw(1, 120), draw(1, 120)];
+      const a = array(draw, [s, m, k], d, at);
+      const b = array(draw, [s, n, k], d, at);
+      const c = array(draw, [k, n], d, at);
+      return [
+        {
+          label: `${d} einsum('bik,bjk->bij') of (${s}×${m}×${k}), (${s}×${n}×${k})`,
+          build: () => einsum('bik,bjk->bij', a, b),
+          tolerance: tol(d) * 10,
+        },
+        {
+          label: `${d} einsum('bik,kj->jbi') of (${s}×${m}×${k}), (${k}×${n})`,
+          build: () => einsum('bik,kj->jbi', a, c),
+          tolerance: tol(d) * 10,
+        },
+      ] satisfies ContractCase[];
     }),
 };
 

@@ -1,6 +1,7 @@
 // The default backend registry, with the built-in backends registered in their order.
 // Tests build registries of their own; the public functions use this one.
 
+import { cpuBlas } from '../backends/cpu-blas/backend.ts';
 import { cpuJs } from '../backends/cpu-js/backend.ts';
 import { cpuWasm } from '../backends/cpu-wasm/backend.ts';
 import { webgpu } from '../backends/webgpu/backend.ts';
@@ -19,6 +20,7 @@ export function knownOperations(): ReadonlySet<string> {
 export const defaultBackends = new BackendRegistry(knownOperations);
 defaultBackends.register(cpuJs);
 defaultBackends.register(cpuWasm);
+defaultBackends.register(cpuBlas);
 defaultBackends.register({ ...webgpu, higherPriorityThan: ['cpu-js'] });
 
 /**
@@ -43,7 +45,7 @@ export function unregisterBackend(name: string): boolean {
 /**
  * The registered backends, highest built-in priority first.
  * @example
- * listBackends().map((b) => b.name); // ['cpu-wasm', 'cpu-js']
+ * listBackends().map((b) => b.name); // ['cpu-blas', 'cpu-wasm', 'webgpu', 'cpu-js']
  */
 export function listBackends(): readonly Backend[] {
   return defaultBackends.list();

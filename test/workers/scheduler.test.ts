@@ -131,13 +131,14 @@ describe('runTasks', () => {
   test('an aborted signal cancels a long synchronous run', async () => {
     // counts tasks rather than timing them, so a loaded machine cannot fail it
     const reg = testRegistry();
-    const sum = reg.get('test-sum')!;
+    const sum = reg.get('test-sum') as Kernel<{ bias: number }>;
     let ran = 0;
     let ranAtAbort = -1;
-    reg.set('test-sum', ((inputs: never, p: never) => {
+    const counted: Kernel<{ bias: number }> = (inputs, p, ctx) => {
       ran++;
-      return sum(inputs, p);
-    }) as Kernel<never>);
+      return sum(inputs, p, ctx);
+    };
+    reg.set('test-sum', counted as Kernel<never>);
     const counting = new InlineExecutor(createFnResolver({ inline: true }), reg);
     const n = 50_000;
     const table = materializeTasks([sumLayer([sumLayer([sourceLayer('src', n)], n, 1)], n, 2)]);

@@ -43,6 +43,7 @@ function plainPairs(inputs: readonly Chunk[], p: MatmulParams): Pair[] | null {
  * matmulWasm([a, b], { dtype: 'float64', aVec: false, bVec: false }); // a @ b
  */
 export function matmulWasm(inputs: readonly Chunk[], p: MatmulParams): NDArray {
+  if (p.aT || p.bT) return matmulBlocks(inputs, p, gemmWasm);
   const pairs = plainPairs(inputs, p);
   if (pairs === null || (p.dtype !== 'float32' && p.dtype !== 'float64')) {
     return matmulBlocks(inputs, p);

@@ -74,6 +74,10 @@ export function webgpuCanRun(op: string, meta: OpMeta): Verdict {
     }
   }
   if (op === 'matmul' && meta.dtype !== 'float32') return 'GPU matmul is float32 only';
+  if (op === 'matmul') {
+    const p = meta.params as { aT?: boolean; bT?: boolean } | undefined;
+    if (p?.aT || p?.bT) return 'GPU matmul reads untransposed operands only';
+  }
   const expr = (meta.params as Partial<EwParams> | undefined)?.expr;
   if (op === 'ew' && expr !== undefined) {
     const bad = unsupportedWgslOp(expr);

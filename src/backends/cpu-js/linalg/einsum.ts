@@ -6,7 +6,7 @@ import { cStrides, NDArray, shapeSize } from '../../../array/ndarray.ts';
 import { arrayBlock } from '../../../kernels/array-block.ts';
 import type { Chunk, Kernel } from '../../../kernels/types.ts';
 import { permuteBlock } from '../layout/layout.ts';
-import { asFloat64, gemmAccumulate, storeAs } from './matmul.ts';
+import { asFloat64, type Gemm, gemmAccumulate, storeAs } from './matmul.ts';
 
 /** Params of the 'einsum' kernel: inputs are groups of one block per term, summed over groups. */
 export interface EinsumParams {
@@ -121,6 +121,7 @@ function accumulateGemm(
   out: string,
   sizes: Map<string, number>,
   acc: Float64Array,
+  gemm: Gemm,
 ): boolean {
   if (hasRepeats(ta) || hasRepeats(tb)) return false;
   for (const l of ta) if (!tb.includes(l) && !out.includes(l)) return false;
@@ -141,7 +142,7 @@ function accumulateGemm(
   const order = [...batch, ...freeA, ...freeB];
   const direct = order.join('') === out;
   const r = direct ? acc : new Float64Array(nb * m * n);
-  for (let t = 0; t < nb; t++) gemmAccumulate(fa, t * m * k, fb, t * k * n, r, t * m * n, m, k, n);
+  for (let t = 0; t < nb; t++) gemm(fa, t * m * k, fb, t * k * n, r, t * m * n, m, k, n);
   if (!direct) {
     const rs = order.map((l) => sizes.get(l)!);
     const perm = permuteBlock(
@@ -154,11 +155,16 @@ function accumulateGemm(
 }
 
 /**
- * Sum over groups of `einsum(terms -> out)` for inputs laid out group after group.
+ * Sum over groups of `einsum(terms -> out)` for inputs laid out group after group; two-operand
+ * contractions run as GEMMs through `gemm`.
  * @example
  * einsumBlocks([a, b], { terms: ['ij', 'jk'], out: 'ik', dtype: 'float64' }); // a @ b
  */
-export function einsumBlocks(inputs: readonly Chunk[], p: EinsumParams): NDArray {
+export function einsumBlocks(
+  inputs: readonly Chunk[],
+  p: EinsumParams,
+  gemm: Gemm = gemmAccumulate,
+): NDArray {
   const nOps = p.terms.length;
   let acc: Float64Array | undefined;
   let outShape: number[] = [];
@@ -174,7 +180,7 @@ export function einsumBlocks(inputs: readonly Chunk[], p: EinsumParams): NDArray
     }
     const done =
       nOps === 2 &&
-      accumulateGemm(blocks[0]!, blocks[1]!, p.terms[0]!, p.terms[1]!, p.out, sizes, acc);
+      accumulateGemm(blocks[0]!, blocks[1]!, p.terms[0]!, p.terms[1]!, p.out, sizes, acc, gemm);
     if (!done) accumulateLoop(blocks, p.terms, p.out, sizes, acc);
   }
   if (acc === undefined) throw new RangeError('einsum: no input blocks');

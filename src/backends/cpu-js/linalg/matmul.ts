@@ -14,6 +14,10 @@ export interface MatmulParams {
   readonly bVec: boolean;
   /** Append a unit axis to the result (partial products of a contraction tree). */
   readonly unitAxis?: boolean;
+  /** `a`'s blocks hold the operand transposed, (…, k, m): `x.T @ y` reads `x`'s blocks. */
+  readonly aT?: boolean;
+  /** `b`'s blocks hold the operand transposed, (…, n, k). */
+  readonly bT?: boolean;
 }
 
 const KB = 256;
@@ -75,6 +79,58 @@ export function gemmAccumulate(
   }
 }
 
+/**
+ * A GEMM primitive: `c[m×n] += a[m×k] · b[k×n]` on flat row-major float64 data at offsets.
+ * cpu-js passes {@link gemmAccumulate}; cpu-blas a BLAS `dgemm`.
+ */
+export type Gemm = typeof gemmAccumulate;
+
+/**
+ * A GEMM primitive that reads transposed operands in place: `c += op(a) · op(b)` where
+ * `op(a)` is `a` (m×k) or, with `aT`, the transpose of the k×m matrix stored at `aOff`.
+ */
+export type GemmT = (
+  a: Float64Array,
+  aOff: number,
+  aT: boolean,
+  b: Float64Array,
+  bOff: number,
+  bT: boolean,
+  c: Float64Array,
+  cOff: number,
+  m: number,
+  k: number,
+  n: number,
+) => void;
+
+const TILE = 32;
+
+/**
+ * The transpose of the `rows`×`cols` row-major matrix at `off`, as a new `cols`×`rows` one;
+ * copied in square tiles so reads and writes both stay in cache.
+ * @example
+ * transpose2d(Float64Array.of(1, 2, 3, 4, 5, 6), 0, 2, 3); // [1, 4, 2, 5, 3, 6]
+ */
+export function transpose2d(
+  src: Float64Array,
+  off: number,
+  rows: number,
+  cols: number,
+): Float64Array {
+  const out = new Float64Array(rows * cols);
+  for (let i0 = 0; i0 < rows; i0 += TILE) {
+    const i1 = Math.min(rows, i0 + TILE);
+    for (let j0 = 0; j0 < cols; j0 += TILE) {
+      const j1 = Math.min(cols, j0 + TILE);
+      for (let i = i0; i < i1; i++) {
+        const r = off + i * cols;
+        for (let j = j0; j < j1; j++) out[j * rows + i] = src[r + j]!;
+      }
+    }
+  }
+  return out;
+}
+
 /** The data as float64 (a copy unless it already is): keeps the GEMM loop monomorphic. */
 export function asFloat64(data: TypedArray): Float64Array {
   return data instanceof Float64Array ? data : Float64Array.from(data);
@@ -83,24 +139,33 @@ export function asFloat64(data: TypedArray): Float64Array {
 interface Operand {
   readonly data: Float64Array;
   readonly batch: number[];
+  /** Rows and columns of the operand (of the transpose of what is stored, when `t`). */
   readonly rows: number;
   readonly cols: number;
+  readonly t: boolean;
 }
 
-function asOperand(x: NDArray, isVec: boolean, isLeft: boolean): Operand {
+function asOperand(x: NDArray, isVec: boolean, isLeft: boolean, t = false): Operand {
   const nd = x.shape.length;
   const data = asFloat64(x.data);
   if (isVec) {
     const k = x.shape[0]!;
-    return isLeft ? { data, batch: [], rows: 1, cols: k } : { data, batch: [], rows: k, cols: 1 };
+    return isLeft
+      ? { data, batch: [], rows: 1, cols: k, t: false }
+      : { data, batch: [], rows: k, cols: 1, t: false };
   }
-  return {
-    data,
-    batch: x.shape.slice(0, nd - 2),
-    rows: x.shape[nd - 2]!,
-    cols: x.shape[nd - 1]!,
-  };
+  const [r, c] = [x.shape[nd - 2]!, x.shape[nd - 1]!];
+  return { data, batch: x.shape.slice(0, nd - 2), rows: t ? c : r, cols: t ? r : c, t };
 }
+
+/** `gemm` taking transposed operands: each is copied untransposed first. */
+const copyingTransposes =
+  (gemm: Gemm): GemmT =>
+  (a, aOff, aT, b, bOff, bT, c, cOff, m, k, n) => {
+    const [ad, ao] = aT ? [transpose2d(a, aOff, k, m), 0] : [a, aOff];
+    const [bd, bo] = bT ? [transpose2d(b, bOff, n, k), 0] : [b, bOff];
+    gemm(ad, ao, bd, bo, c, cOff, m, k, n);
+  };
 
 /** Broadcast batch shape and the per-operand batch strides (in matrices; 0 where broadcast). */
 function batchLayout(
@@ -128,7 +193,7 @@ function batchLayout(
 }
 
 /** Accumulate `a @ b` (one pair of blocks) into the float64 result `c`. */
-function accumulatePair(a: Operand, b: Operand, c: Float64Array): number[] {
+function accumulatePair(a: Operand, b: Operand, c: Float64Array, gemm: GemmT): number[] {
   if (a.cols !== b.rows) {
     throw new RangeError(`matmul: block inner sizes ${a.cols} and ${b.rows} differ`);
   }
@@ -145,7 +210,7 @@ function accumulatePair(a: Operand, b: Operand, c: Float64Array): number[] {
       ia += idx[d]! * sa[d]!;
       ib += idx[d]! * sb[d]!;
     }
-    gemmAccumulate(a.data, ia * m * k, b.data, ib * k * n, c, t * m * n, m, k, n);
+    gemm(a.data, ia * m * k, a.t, b.data, ib * k * n, b.t, c, t * m * n, m, k, n);
     for (let d = shape.length - 1; d >= 0; d--) {
       if (++idx[d]! < shape[d]!) break;
       idx[d] = 0;
@@ -165,16 +230,23 @@ export function storeAs(acc: Float64Array, dtype: DType): TypedArray {
 }
 
 /**
- * Sum over pairs of `a_g @ b_g` for inputs `[a_0, b_0, a_1, b_1, …]`.
+ * Sum over pairs of `a_g @ b_g` for inputs `[a_0, b_0, a_1, b_1, …]`, each product by `gemm`
+ * (transposed operands, `p.aT` / `p.bT`, are copied untransposed for it), or by `gemmT`,
+ * which reads them in place, when given.
  * @example
  * matmulBlocks([a, b], { dtype: 'float64', aVec: false, bVec: false }); // a @ b
  */
-export function matmulBlocks(inputs: readonly Chunk[], p: MatmulParams): NDArray {
+export function matmulBlocks(
+  inputs: readonly Chunk[],
+  p: MatmulParams,
+  gemm: Gemm = gemmAccumulate,
+  gemmT: GemmT = copyingTransposes(gemm),
+): NDArray {
   let acc: Float64Array | undefined;
   let outShape: number[] = [];
   for (let g = 0; g + 1 < inputs.length; g += 2) {
-    const a = asOperand(arrayBlock(inputs[g], 'matmul'), p.aVec, true);
-    const b = asOperand(arrayBlock(inputs[g + 1], 'matmul'), p.bVec, false);
+    const a = asOperand(arrayBlock(inputs[g], 'matmul'), p.aVec, true, p.aT);
+    const b = asOperand(arrayBlock(inputs[g + 1], 'matmul'), p.bVec, false, p.bT);
     const batch = batchLayout(a.batch, b.batch).shape;
     const shape = [...batch, ...(p.aVec ? [] : [a.rows]), ...(p.bVec ? [] : [b.cols])];
     if (acc === undefined) {
@@ -187,7 +259,7 @@ export function matmulBlocks(inputs: readonly Chunk[], p: MatmulParams): NDArray
     } else if (shape.join() !== outShape.join()) {
       throw new RangeError(`matmul: partial products of shapes [${outShape}] and [${shape}]`);
     }
-    accumulatePair(a, b, acc);
+    accumulatePair(a, b, acc, gemmT);
   }
   if (acc === undefined) throw new RangeError('matmul: no input blocks');
   const shape = p.unitAxis ? [...outShape, 1] : outShape;

@@ -1,0 +1,161 @@
+// Opening a system BLAS through koffi (an optional dependency, a C FFI with prebuilt
+// binaries): the library TESSERA_BLAS names, else an optimized BLAS found by its usual name
+// (OpenBLAS, MKL, BLIS, Apple's Accelerate). Opened once per thread, on first use.
+//
+// tessera's workers are its parallelism, so each call runs on one BLAS thread: the library's
+// own thread pool is set to 1 where it has a setter (OpenBLAS, MKL, BLIS).
+
+import { createRequire } from 'node:module';
+import { basename } from 'node:path';
+import type { GemmT } from '../cpu-js/linalg/matmul.ts';
+
+/**
+ * `c[m×n] += op(a) · op(b)`, row-major float64, each operand at an element offset; `aT` says
+ * `a` holds the k×m transpose of the operand (`bT`: `b` holds n×k), read in place.
+ */
+export type Dgemm = GemmT;
+
+/** An opened BLAS library. */
+export interface BlasLibrary {
+  /** The file or name it was opened from. */
+  readonly path: string;
+  /** What the library says it is ('OpenBLAS 0.3.21 DYNAMIC_ARCH …'), else its file name. */
+  readonly vendor: string;
+  readonly dgemm: Dgemm;
+}
+
+/** Names tried, per platform, when TESSERA_BLAS is unset: optimized BLAS builds only. */
+const CANDIDATES: Readonly<Record<string, readonly string[]>> = {
+  linux: [
+    'libopenblas.so.0',
+    'libopenblas.so',
+    'libopenblasp.so.0',
+    'libmkl_rt.so.2',
+    'libmkl_rt.so',
+    'libblis.so.4',
+    'libblis.so',
+  ],
+  darwin: [
+    '/System/Library/Frameworks/Accelerate.framework/Accelerate',
+    '/opt/homebrew/opt/openblas/lib/libopenblas.dylib',
+    '/usr/local/opt/openblas/lib/libopenblas.dylib',
+  ],
+  win32: ['libopenblas.dll', 'openblas.dll', 'mkl_rt.2.dll'],
+};
+
+/**
+ * The library names to try: TESSERA_BLAS (a path or a name) alone when set, else the
+ * platform's usual names.
+ * @example
+ * blasCandidates({ TESSERA_BLAS: '/opt/blas/libopenblas.so' }, 'linux'); // ['/opt/blas/libopenblas.so']
+ */
+export function blasCandidates(
+  env: Readonly<Record<string, string | undefined>> = process.env,
+  platform: string = process.platform,
+): readonly string[] {
+  const named = env.TESSERA_BLAS?.trim();
+  if (named) return [named];
+  return CANDIDATES[platform] ?? [];
+}
+
+// The koffi surface this file uses (its own types are not needed in tessera's public types).
+interface KoffiLib {
+  func(signature: string): (...args: unknown[]) => unknown;
+}
+interface Koffi {
+  load(path: string): KoffiLib;
+}
+
+const ROW_MAJOR = 101;
+const NO_TRANS = 111;
+const TRANS = 112;
+
+let opened: BlasLibrary | string | undefined;
+
+function loadKoffi(): Koffi | string {
+  try {
+    const require = createRequire(import.meta.url);
+    return require('koffi') as Koffi;
+  } catch {
+    return 'the optional package koffi is not installed (npm install koffi)';
+  }
+}
+
+/** A function of `lib` by C signature, or undefined where the symbol is missing. */
+function symbol(lib: KoffiLib, signature: string): ((...args: unknown[]) => unknown) | undefined {
+  try {
+    return lib.func(signature);
+  } catch {
+    return undefined;
+  }
+}
+
+function open(koffi: Koffi, path: string): BlasLibrary | undefined {
+  let lib: KoffiLib;
+  try {
+    lib = koffi.load(path);
+  } catch {
+    return undefined;
+  }
+  const cblas = symbol(
+    lib,
+    'void cblas_dgemm(int, int, int, int, int, int, double, const double *, int, const double *, int, double, _Inout_ double *, int)',
+  );
+  if (cblas === undefined) return undefined;
+  symbol(lib, 'void openblas_set_num_threads(int)')?.(1);
+  symbol(lib, 'int MKL_Set_Num_Threads_Local(int)')?.(1);
+  symbol(lib, 'void bli_thread_set_num_threads(int64_t)')?.(1);
+  const config = symbol(lib, 'const char *openblas_get_config()')?.();
+  const vendor = typeof config === 'string' ? config : basename(path);
+  const dgemm: Dgemm = (a, aOff, aT, b, bOff, bT, c, cOff, m, k, n) => {
+    if (m === 0 || n === 0 || k === 0) return;
+    cblas(
+      ROW_MAJOR,
+      aT ? TRANS : NO_TRANS,
+      bT ? TRANS : NO_TRANS,
+      m,
+      n,
+      k,
+      1,
+      a.subarray(aOff, aOff + m * k),
+      aT ? m : k,
+      b.subarray(bOff, bOff + k * n),
+      bT ? k : n,
+      1,
+      c.subarray(cOff, cOff + m * n),
+      n,
+    );
+  };
+  return { path, vendor, dgemm };
+}
+
+/**
+ * Open the first of `paths` that is a BLAS with `cblas_dgemm`, or say why none is: `named`
+ * when the owner chose the one path (TESSERA_BLAS).
+ * @example
+ * const blas = openBlas(['libopenblas.so.0'], false);
+ * if (typeof blas !== 'string') blas.dgemm(a, 0, b, 0, c, 0, m, k, n);
+ */
+export function openBlas(paths: readonly string[], named: boolean): BlasLibrary | string {
+  const koffi = loadKoffi();
+  if (typeof koffi === 'string') return `cpu-blas: ${koffi}`;
+  for (const path of paths) {
+    const lib = open(koffi, path);
+    if (lib) return lib;
+  }
+  const where = named
+    ? `TESSERA_BLAS=${JSON.stringify(paths[0])} does not open as a BLAS with cblas_dgemm`
+    : `no BLAS library found (tried ${paths.join(', ') || 'nothing on this platform'}); install OpenBLAS or set TESSERA_BLAS to a BLAS library's path`;
+  return `cpu-blas: ${where}`;
+}
+
+/**
+ * The BLAS library of this thread (opened on the first call), or why there is none.
+ * @example
+ * const blas = blasLibrary();
+ * if (typeof blas !== 'string') console.log(blas.vendor); // 'OpenBLAS 0.3.21 …'
+ */
+export function blasLibrary(): BlasLibrary | string {
+  opened ??= openBlas(blasCandidates(), Boolean(process.env.TESSERA_BLAS?.trim()));
+  return opened;
+}
