@@ -13,6 +13,7 @@ import { unifyChunks } from '../chunking/unify.ts';
 import { ChunkError, DTypeError, ShapeError, ValueError } from '../errors.ts';
 import { defineLayer } from '../graph/define-layer.ts';
 import { broadcastTo } from './axes.ts';
+import { dispatchLayer } from './dispatch-layer.ts';
 import { rechunk } from './rechunk.ts';
 
 /** One array argument and how many of its trailing axes the op needs whole. */
@@ -125,12 +126,17 @@ export function coreApply(spec: CoreApplySpec): LazyArray[] {
       j,
       [...b.slice(0, nb), ...a.chunks.slice(nb).map(() => 0)],
     ]);
+  const deps = arrays.map((a) => a.layer);
+  const chunks = multi ? batch : [...batch, ...spec.outputs[0]!.core.map((s) => [s])];
+  const dtype = spec.outputs[0]!.dtype;
+  const backend = dispatchLayer({ kernel: 'linalg', params, deps, chunks, dtype, fn: spec.fn });
   const layer = defineLayer({
     op: multi ? `${opName(spec.fn)}-tuple` : opName(spec.fn),
     token: [params],
-    deps: arrays.map((a) => a.layer),
-    chunks: multi ? batch : [...batch, ...spec.outputs[0]!.core.map((s) => [s])],
-    dtype: spec.outputs[0]!.dtype,
+    deps,
+    chunks,
+    dtype,
+    backend,
     task: (b) => ({ kernel: 'linalg', inputs: inputs(b), params }),
   });
   if (!multi) return [new LazyArray(layer)];

@@ -8,6 +8,7 @@ import type { LinalgParams } from '../backends/cpu-js/linalg/batched.ts';
 import type { DenseOpArgs } from '../backends/cpu-js/linalg/dense-ops.ts';
 import { defineLayer } from '../graph/define-layer.ts';
 import type { BlockRef, Layer } from '../graph/layer.ts';
+import { dispatchLayer } from './dispatch-layer.ts';
 import { opName } from './linalg-core.ts';
 
 /** A node of the tree: rows of its local Q and its rank k (columns of Q, rows of R). */
@@ -47,12 +48,23 @@ function params(
 function leaves(fn: string, x: LazyArray, n: number, dtype: DType): Level {
   const rows = x.chunks[0] as number[];
   const nodes = rows.map((r) => ({ rows: r, k: Math.min(r, n) }));
+  const chunks = [rows, [n]];
+  const probe = params(fn, 'qr', {}, [], dtype, [null]);
+  const backend = dispatchLayer({
+    kernel: 'linalg',
+    params: probe,
+    deps: [x.layer],
+    chunks,
+    dtype,
+    fn,
+  });
   const layer = defineLayer({
     op: `${opName(fn)}-tsqr-leaf`,
     token: [],
     deps: [x.layer],
-    chunks: [rows, [n]],
+    chunks,
     dtype,
+    backend,
     task: (b) => {
       const nd = nodes[b[0]!]!;
       const outCores = [
@@ -76,12 +88,23 @@ function levelAbove(fn: string, below: Level, n: number, splitEvery: number, dty
     const rows = below.nodes.slice(c0, c1).reduce((s, nd) => s + nd.k, 0);
     return { rows, k: Math.min(rows, n) };
   });
+  const chunks = [nodes.map((nd) => nd.rows), [n]];
+  const probe = params(fn, 'tsqr-stack', {}, [], dtype, []);
+  const backend = dispatchLayer({
+    kernel: 'linalg',
+    params: probe,
+    deps: [below.layer],
+    chunks,
+    dtype,
+    fn,
+  });
   const layer = defineLayer({
     op: `${opName(fn)}-tsqr-stack`,
     token: [splitEvery],
     deps: [below.layer],
-    chunks: [nodes.map((nd) => nd.rows), [n]],
+    chunks,
     dtype,
+    backend,
     task: (b) => {
       const [c0, c1] = groups[b[0]!]!;
       const nd = nodes[b[0]!]!;
@@ -122,12 +145,17 @@ function downLevel(
     const [c0] = groups[parentOf[c]!]!;
     return level.nodes.slice(c0, c).reduce((s, nd) => s + nd.k, 0);
   });
+  const deps = [level.layer, parent.layer];
+  const chunks = [level.nodes.map((nd) => nd.rows), [bigK]];
+  const probe = params(fn, 'tsqr-down', {}, [], dtype, []);
+  const backend = dispatchLayer({ kernel: 'linalg', params: probe, deps, chunks, dtype, fn });
   return defineLayer({
     op: `${opName(fn)}-tsqr-q`,
     token: [],
-    deps: [level.layer, parent.layer],
-    chunks: [level.nodes.map((nd) => nd.rows), [bigK]],
+    deps,
+    chunks,
     dtype,
+    backend,
     task: (b) => {
       const c = b[0]!;
       const nd = level.nodes[c]!;

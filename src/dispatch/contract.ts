@@ -16,6 +16,7 @@ import {
 } from '../apply/elementwise-arith.ts';
 import { greater, where } from '../apply/elementwise-logic.ts';
 import { matmul } from '../apply/linalg.ts';
+import { qr } from '../apply/linalg-decomp.ts';
 import { max, mean, min, sum } from '../apply/reductions.ts';
 import { compute } from '../array/compute.ts';
 import type { DType } from '../array/dtype.ts';
@@ -118,6 +119,22 @@ export const CONTRACT: Record<string, (draw: Draw, at: Placement) => ContractCas
         build: () => matmul(a, b),
         tolerance: tol(d) * 10,
       };
+    }),
+  linalg: (draw, at) =>
+    at.floats.flatMap((d) => {
+      const n = draw(2, 30);
+      const rows = draw(n, 200);
+      const x = at.place(
+        uniform([rows * draw(1, 4), n], {
+          seed: draw(0, 1e6),
+          chunks: [rows, n],
+          dtype: d as 'float64',
+        }),
+      );
+      return [
+        { label: `${d} linalg.qr(${x.shape}).Q`, build: () => qr(x).Q, tolerance: tol(d) * 100 },
+        { label: `${d} linalg.qr(${x.shape}).R`, build: () => qr(x).R, tolerance: tol(d) * 100 },
+      ] satisfies ContractCase[];
     }),
   einsum: (draw, at) =>
     at.floats.flatMap((d) => {

@@ -3,15 +3,19 @@
 // with every block product a BLAS dgemm instead of the JavaScript GEMM.
 
 import type { Chunk, Kernel } from '../../kernels/types.ts';
+import type { LinalgParams } from '../cpu-js/linalg/batched.ts';
 import { type EinsumParams, einsumBlocks } from '../cpu-js/linalg/einsum.ts';
 import { type Gemm, type MatmulParams, matmulBlocks } from '../cpu-js/linalg/matmul.ts';
-import { blasLibrary, type Dgemm } from './library.ts';
+import { type BlasLibrary, blasLibrary, type Dgemm } from './library.ts';
+import { blasLinalg } from './linalg.ts';
 
-function dgemm(kernel: string): Dgemm {
+function library(kernel: string): BlasLibrary {
   const lib = blasLibrary();
   if (typeof lib === 'string') throw new Error(`${kernel}: ${lib}`);
-  return lib.dgemm;
+  return lib;
 }
+
+const dgemm = (kernel: string): Dgemm => library(kernel).dgemm;
 
 /** The untransposed form of `g`. */
 const plain =
@@ -27,4 +31,6 @@ export const kernels: Record<string, Kernel<never>> = {
   }) as Kernel<never>,
   einsum: ((inputs: Chunk[], p: EinsumParams) =>
     einsumBlocks(inputs, p, plain(dgemm('einsum')))) as Kernel<never>,
+  linalg: ((inputs: Chunk[], p: LinalgParams) =>
+    blasLinalg(library('linalg'), inputs, p)) as Kernel<never>,
 };

@@ -15,6 +15,16 @@ import type { GemmT } from '../cpu-js/linalg/matmul.ts';
  */
 export type Dgemm = GemmT;
 
+/**
+ * The reduced QR of a row-major m×n float64 matrix, m ≥ n ≥ 1, overwriting `a`: Q (m×n) and
+ * R (n×n, upper triangular), both row-major, with LAPACK's signs (NumPy's).
+ */
+export type LapackQr = (
+  a: Float64Array,
+  m: number,
+  n: number,
+) => { q: Float64Array; r: Float64Array };
+
 /** An opened BLAS library. */
 export interface BlasLibrary {
   /** The file or name it was opened from. */
@@ -22,6 +32,8 @@ export interface BlasLibrary {
   /** What the library says it is ('OpenBLAS 0.3.21 DYNAMIC_ARCH …'), else its file name. */
   readonly vendor: string;
   readonly dgemm: Dgemm;
+  /** Present where the library carries LAPACK's dgelqf and dorglq (OpenBLAS, MKL, Accelerate). */
+  readonly qr?: LapackQr;
 }
 
 /** Names tried, per platform, when TESSERA_BLAS is unset: optimized BLAS builds only. */
@@ -126,7 +138,43 @@ function open(koffi: Koffi, path: string): BlasLibrary | undefined {
       n,
     );
   };
-  return { path, vendor, dgemm };
+  return { path, vendor, dgemm, ...lapack(lib) };
+}
+
+/**
+ * QR through LAPACK, where the library has it. A row-major m×n matrix is, read column-major,
+ * its n×m transpose; the LQ factorization of that transpose (dgelqf, then dorglq for the
+ * orthogonal factor) is the transpose of A's QR, computed by the same Householder steps: L
+ * read row-major is R, and the n×m orthogonal factor read row-major is Q. No copies.
+ */
+function lapack(lib: KoffiLib): { qr?: LapackQr } {
+  const sig = (name: string, m: boolean) =>
+    `void ${name}(int *m, int *n, ${m ? 'int *k, ' : ''}_Inout_ double *a, int *lda, _Inout_ double *tau, _Inout_ double *work, int *lwork, _Out_ int *info)`;
+  const gelqf = symbol(lib, sig('dgelqf_', false));
+  const orglq = symbol(lib, sig('dorglq_', true));
+  if (gelqf === undefined || orglq === undefined) return {};
+  const qr: LapackQr = (a, m, n) => {
+    const [M, N, K, lda] = [Int32Array.of(n), Int32Array.of(m), Int32Array.of(n), Int32Array.of(n)];
+    const tau = new Float64Array(n);
+    const info = new Int32Array(1);
+    const query = new Float64Array(1);
+    const lwork = Int32Array.of(-1);
+    gelqf(M, N, a, lda, tau, query, lwork, info);
+    let work = new Float64Array(Math.max(1, query[0]!));
+    lwork[0] = work.length;
+    gelqf(M, N, a, lda, tau, work, lwork, info);
+    if (info[0] !== 0) throw new Error(`cpu-blas: dgelqf failed (info ${info[0]})`);
+    const r = new Float64Array(n * n);
+    for (let j = 0; j < n; j++) r.set(a.subarray(j * n + j, j * n + n), j * n + j);
+    lwork[0] = -1;
+    orglq(M, N, K, a, lda, tau, query, lwork, info);
+    if (query[0]! > work.length) work = new Float64Array(query[0]!);
+    lwork[0] = work.length;
+    orglq(M, N, K, a, lda, tau, work, lwork, info);
+    if (info[0] !== 0) throw new Error(`cpu-blas: dorglq failed (info ${info[0]})`);
+    return { q: a, r };
+  };
+  return { qr };
 }
 
 /**

@@ -7,12 +7,16 @@
 
 import type { DType } from '../../array/dtype.ts';
 import type { OpMeta, Verdict } from '../../dispatch/types.ts';
+import type { LinalgParams } from '../cpu-js/linalg/batched.ts';
 import type { EinsumParams } from '../cpu-js/linalg/einsum.ts';
 import type { MatmulParams } from '../cpu-js/linalg/matmul.ts';
 import { blasLibrary } from './library.ts';
 
 /** The kernel names cpu-blas implements. */
-export const IMPLEMENTED: readonly string[] = ['matmul', 'einsum'];
+export const IMPLEMENTED: readonly string[] = ['matmul', 'einsum', 'linalg'];
+
+/** The 'linalg' ops cpu-blas runs itself (linalg.ts); the reduced QR needs LAPACK. */
+export const BLAS_LINALG_OPS: readonly string[] = ['qr', 'tsqr-stack', 'tsqr-down'];
 
 /** Block products with fewer multiply-adds (m·k·n) run faster on the other CPU backends. */
 export const BLAS_MIN_MACS = 16 ** 3;
@@ -46,11 +50,23 @@ export function canRun(op: string, meta: OpMeta): Verdict {
   for (const x of meta.inputs) {
     if (!isFloat(x.dtype)) return `cpu-blas: '${op}' on ${x.dtype} inputs runs on cpu-js`;
   }
+  if (op === 'linalg') return canRunLinalg(meta.params as LinalgParams | undefined);
   if (op === 'einsum') {
     const p = meta.params as EinsumParams | undefined;
     if (p?.terms.length !== 2) {
       return `cpu-blas: 'einsum' of ${p?.terms.length ?? 'unknown'} operands is a loop, not a GEMM`;
     }
+  }
+  return true;
+}
+
+function canRunLinalg(p: LinalgParams | undefined): Verdict {
+  const op = p?.op ?? 'unknown';
+  if (!BLAS_LINALG_OPS.includes(op)) return `cpu-blas: linalg '${op}' runs on cpu-js`;
+  if (op === 'qr' && p?.args.complete) return "cpu-blas: linalg 'qr' complete mode runs on cpu-js";
+  const lib = blasLibrary();
+  if (typeof lib !== 'string' && op !== 'tsqr-down' && lib.qr === undefined) {
+    return `cpu-blas: ${lib.vendor} has no LAPACK dgelqf/dorglq for linalg '${op}'`;
   }
   return true;
 }
@@ -61,6 +77,12 @@ function blockMacs(op: string, meta: OpMeta): number {
   const a = meta.inputs[0];
   const b = meta.inputs[1] ?? a;
   if (a === undefined || b === undefined) return 0;
+  if (op === 'linalg') {
+    // a QR of rows × n costs about rows · n² multiply-adds; its first input's block
+    const rows = largest(a.chunks[a.chunks.length - 2]);
+    const n = largest(a.chunks[a.chunks.length - 1]);
+    return rows * n * n;
+  }
   if (op === 'matmul') {
     // transposed operands (aT, bT) hold their last two axes swapped: the product is the same
     const p = meta.params as MatmulParams | undefined;
@@ -96,7 +118,7 @@ function blockMacs(op: string, meta: OpMeta): number {
 export function shouldRun(op: string, meta: OpMeta): Verdict {
   const macs = blockMacs(op, meta);
   if (macs < BLAS_MIN_MACS) {
-    return `cpu-blas: '${op}' block products of ${macs} multiply-adds are faster without the FFI call (< 16³)`;
+    return `cpu-blas: '${op}' blocks of ${macs} multiply-adds are faster without the FFI call (< 16³)`;
   }
   return true;
 }

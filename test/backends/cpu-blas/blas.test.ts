@@ -11,6 +11,7 @@ import {
   einsum,
   fromArray,
   type LazyArray,
+  linalg,
   matmul,
   matrixTranspose,
   type NDArray,
@@ -190,7 +191,7 @@ describe.skipIf(why !== undefined)('cpu-blas (needs koffi and a BLAS)', () => {
     const small = fromArray(randomArray(64, 9), { shape: [8, 8], chunks: [4, 4] });
     const t = withBackend({ trace: true }, () => matmul(small, small));
     const tried = t.decisions[0]!.tried.find((x) => x.backend === 'cpu-blas');
-    expect(tried?.verdict).toMatch(/cpu-blas: 'matmul' block products of 64 multiply-adds/);
+    expect(tried?.verdict).toMatch(/cpu-blas: 'matmul' blocks of 64 multiply-adds/);
     const ints = fromArray(
       Int32Array.from({ length: 64 }, (_, i) => i),
       { shape: [8, 8] },
@@ -199,5 +200,51 @@ describe.skipIf(why !== undefined)('cpu-blas (needs koffi and a BLAS)', () => {
     const triedInt = ti.decisions[0]!.tried.find((x) => x.backend === 'cpu-blas');
     expect(triedInt?.verdict).toBe("cannot run: cpu-blas: 'matmul' on int32 runs on cpu-js");
     expectThrow(() => matmul(ints, ints, { backend: 'cpu-blas' }), 'ValueError', /cpu-blas/);
+  });
+
+  test('QR through LAPACK: TSQR of row blocks and single matrices equal cpu-js, Q orthonormal', async () => {
+    const cases: [number, number, number][] = [
+      // rows, cols, row chunk
+      [900, 12, 100],
+      [500, 40, 500],
+      [333, 17, 50],
+      [60, 60, 60],
+    ];
+    for (const [m, n, rc] of cases) {
+      for (const dtype of ['float64', 'float32'] as const) {
+        const d = randomArray(m * n, m + n);
+        const x = fromArray(dtype === 'float32' ? Float32Array.from(d) : d, {
+          shape: [m, n],
+          chunks: [rc, n],
+        });
+        const traced = withBackend({ trace: true }, () => linalg.qr(x));
+        expect(traced.decisions.filter((t) => t.op === 'linalg').map((t) => t.backend)).toContain(
+          'cpu-blas',
+        );
+        const ref = withBackend('cpu-js', () => linalg.qr(x));
+        const [q, r, qj, rj] = (await compute(traced.value.Q, traced.value.R, ref.Q, ref.R, {
+          scheduler: 'threads',
+        })) as NDArray[];
+        const tol = dtype === 'float32' ? 1e-4 : 1e-10;
+        // LAPACK's Householder signs are cpu-js's (NumPy's): the factors agree, not only QR = A
+        closeTo(q!.data as ArrayLike<number>, qj!.data as ArrayLike<number>, tol);
+        closeTo(r!.data as ArrayLike<number>, rj!.data as ArrayLike<number>, tol);
+        for (let i = 1; i < n; i++) for (let j = 0; j < i; j++) expect(r!.data[i * n + j]).toBe(0);
+      }
+    }
+  });
+
+  test('linalg ops cpu-blas does not run are declined with the reason', () => {
+    const x = fromArray(randomArray(400, 1), { shape: [20, 20] });
+    const inv = withBackend({ trace: true }, () => linalg.inv(x));
+    const tried = inv.decisions
+      .find((d) => d.op === 'linalg')
+      ?.tried.find((t) => t.backend === 'cpu-blas');
+    expect(tried?.verdict).toBe("cannot run: cpu-blas: linalg 'inv' runs on cpu-js");
+    const full = withBackend({ trace: true }, () => linalg.qr(x, { mode: 'complete' }));
+    const triedQ = full.decisions
+      .find((d) => d.op === 'linalg')
+      ?.tried.find((t) => t.backend === 'cpu-blas');
+    expect(triedQ?.verdict).toMatch(/complete mode runs on cpu-js/);
   });
 });

@@ -6,7 +6,7 @@ import { NDArray, shapeSize } from '../../../array/ndarray.ts';
 import { ShapeError } from '../../../errors.ts';
 import { arrayBlock } from '../../../kernels/array-block.ts';
 import type { Chunk, Kernel } from '../../../kernels/types.ts';
-import { type DenseOpArgs, denseOp } from './dense-ops.ts';
+import { type DenseOp, type DenseOpArgs, denseOp } from './dense-ops.ts';
 import type { Mat } from './dense-qr.ts';
 
 /** Params of the 'linalg' kernel. */
@@ -24,8 +24,13 @@ export interface LinalgParams {
   readonly picks?: readonly (number | null)[];
 }
 
-function block(c: Chunk | undefined, pick: number | null | undefined): NDArray {
-  if (pick !== null && pick !== undefined && Array.isArray(c)) return block(c[pick], null);
+/**
+ * Input `c` of a 'linalg' task as a block: element `pick` of a tuple (a TSQR tree node).
+ * @example
+ * linalgInput([q, r], 1); // r
+ */
+export function linalgInput(c: Chunk | undefined, pick: number | null | undefined): NDArray {
+  if (pick !== null && pick !== undefined && Array.isArray(c)) return linalgInput(c[pick], null);
   return arrayBlock(c, 'linalg');
 }
 
@@ -36,11 +41,22 @@ function asRowsCols(core: readonly number[]): [number, number] {
   return [shapeSize(core.slice(0, -1)), core[core.length - 1]!];
 }
 
-function linalgKernel(inputs: Chunk[], p: LinalgParams): Chunk {
-  const xs = inputs.map((c, i) => block(c, p.picks?.[i]));
+/**
+ * The 'linalg' kernel: `p.op` on every matrix of the blocks' batch axes, the op looked up by
+ * `ops` (cpu-js's dense ops by default; cpu-blas passes LAPACK versions of some).
+ * @example
+ * linalgBlocks([x], { op: 'inv', args: { fn: 'linalg.inv' }, batchDims: 0,
+ *   outCores: [[3, 3]], dtypes: ['float64'], multi: false });
+ */
+export function linalgBlocks(
+  inputs: readonly Chunk[],
+  p: LinalgParams,
+  ops: (name: string) => DenseOp = denseOp,
+): Chunk {
+  const xs = inputs.map((c, i) => linalgInput(c, p.picks?.[i]));
   const batchShape = xs[0]!.shape.slice(0, p.batchDims);
   const count = shapeSize(batchShape);
-  const op = denseOp(p.op);
+  const op = ops(p.op);
   const cores = xs.map((x) => x.shape.slice(p.batchDims));
   const sizes = cores.map(shapeSize);
   const outSizes = p.outCores.map(shapeSize);
@@ -48,7 +64,13 @@ function linalgKernel(inputs: Chunk[], p: LinalgParams): Chunk {
   for (let b = 0; b < count; b++) {
     const mats = xs.map((x, i): Mat => {
       const [rows, cols] = asRowsCols(cores[i]!);
-      const data = Float64Array.from(x.data.subarray(b * sizes[i]!, (b + 1) * sizes[i]!));
+      // a float64 copy each op may overwrite (slice and the typed-array constructor copy
+      // natively; Float64Array.from would iterate)
+      const [from, to] = [b * sizes[i]!, (b + 1) * sizes[i]!];
+      const data =
+        x.data instanceof Float64Array
+          ? x.data.slice(from, to)
+          : new Float64Array(x.data.subarray(from, to) as ArrayLike<number>);
       return { data, rows, cols };
     });
     const res = op(mats, p.args);
@@ -68,5 +90,5 @@ function linalgKernel(inputs: Chunk[], p: LinalgParams): Chunk {
 }
 
 export const linalgKernels = {
-  linalg: linalgKernel as Kernel<never>,
+  linalg: ((inputs: Chunk[], p: LinalgParams) => linalgBlocks(inputs, p)) as Kernel<never>,
 };

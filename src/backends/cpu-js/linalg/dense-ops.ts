@@ -104,7 +104,7 @@ function cross3(a: Mat, b: Mat): Mat {
 }
 
 /** Rows of several matrices stacked (the R factors of a TSQR tree level). */
-function stackRows(mats: readonly Mat[]): Mat {
+export function stackRows(mats: readonly Mat[]): Mat {
   const cols = mats[0]!.cols;
   const out = zerosMat(
     mats.reduce((s, m) => s + m.rows, 0),
