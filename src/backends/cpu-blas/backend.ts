@@ -4,6 +4,7 @@
 
 import type { Backend } from '../../dispatch/types.ts';
 import { VERSION } from '../../version.ts';
+import { blasLibrary } from './library.ts';
 import { blasAvailable, canRun, IMPLEMENTED, shouldRun } from './support.ts';
 
 const ext = import.meta.url.endsWith('.ts') ? '.ts' : '.js';
@@ -14,7 +15,11 @@ export const cpuBlas: Backend = {
   device: 'cpu',
   kernels: IMPLEMENTED,
   module: new URL(`./kernels${ext}`, import.meta.url).href,
-  version: VERSION,
+  /** tessera's version and the library's own description, once `tessera info` opens it. */
+  get version(): string {
+    const lib = blasLibrary();
+    return typeof lib === 'string' ? VERSION : `${VERSION} on ${lib.vendor}`;
+  },
   supports: '*',
   available: blasAvailable,
   canRun,
