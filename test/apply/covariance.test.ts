@@ -31,6 +31,58 @@ describe('cov and corrcoef against NumPy', () => {
     );
   });
 
+  test.each(fixtures.covWeighted.map((c, i) => [i, c] as const))(
+    'y, fweights and aweights: case %i',
+    async (i, c) => {
+      const r = rng(700 + i);
+      const x = input(c.shape, 'float64', c.x, r);
+      const y = c.y === null || c.yShape === null ? undefined : input(c.yShape, 'float64', c.y, r);
+      // weights as data (checked) on even cases, as chunked lazy arrays on odd ones
+      const asW = (w: number[] | null) =>
+        w === null ? undefined : i % 2 === 0 ? w : fromArray(w, { chunks: 4 });
+      const fw = asW(c.fweights);
+      const aw = asW(c.aweights);
+      const got = cov(x, {
+        rowvar: c.rowvar,
+        bias: c.bias,
+        ...(c.ddof === null ? {} : { ddof: c.ddof }),
+        ...(y === undefined ? {} : { y }),
+        ...(fw === undefined ? {} : { fweights: fw }),
+        ...(aw === undefined ? {} : { aweights: aw }),
+      });
+      expectArray(
+        await compute(got, SYNC),
+        { dtype: 'float64', shape: c.outShape, data: nums(c.out) },
+        1e-9,
+      );
+    },
+  );
+
+  test('corrcoef with y is corrcoef of the stacked variables', async () => {
+    const a = randomDense([3, 20], 'float64', 1);
+    const b = randomDense([2, 20], 'float64', 2);
+    const both = ndarray(Float64Array.from([...a.data, ...b.data]), [5, 20]);
+    const got = await compute(corrcoef(fromArray(a, { chunks: [3, 7] }), { y: b }), SYNC);
+    expectArray(got, await compute(corrcoef(both), SYNC), 1e-12);
+  });
+
+  test('bad weights and y fail when the expression is built, naming cov', () => {
+    const x = fromArray(randomDense([2, 5]));
+    expectThrow(() => cov(x, { fweights: [1, 2, 1.5, 1, 1] }), 'ValueError', [
+      'cov: fweights must be integers',
+    ]);
+    expectThrow(() => cov(x, { aweights: [1, -2, 1, 1, 1] }), 'ValueError', [
+      'cov: aweights cannot be negative',
+    ]);
+    expectThrow(() => cov(x, { fweights: [1, 2, 3] }), 'ShapeError', [
+      'cov: fweights has 3 values for 5 observations',
+    ]);
+    expectThrow(() => cov(x, { aweights: [[1, 2, 3, 4, 5]] }), 'ShapeError', ['must be 1-d']);
+    expectThrow(() => cov(x, { y: randomDense([2, 4]) }), 'ShapeError', [
+      'cov: y has 4 observations, x has 5',
+    ]);
+  });
+
   test('channel x time chunked along time: per-chunk partial products, no transpose layer', () => {
     const x = fromArray(randomDense([4, 64]), { chunks: [4, 8] });
     const table = materializeTasks([cov(x).layer]);

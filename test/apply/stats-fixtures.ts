@@ -43,9 +43,29 @@ export interface CovCase {
   out: Values;
 }
 
+/** np.cov with y, fweights and aweights (float64 inputs). */
+export interface CovWeightedCase {
+  shape: number[];
+  x: Values;
+  yShape: number[] | null;
+  y: Values | null;
+  fweights: number[] | null;
+  aweights: number[] | null;
+  rowvar: boolean;
+  bias: boolean;
+  ddof: number | null;
+  outShape: number[];
+  out: Values;
+}
+
 export const fixtures = JSON.parse(
   readFileSync(new URL('../fixtures/quantiles-numpy.json', import.meta.url), 'utf8'),
-) as { quantile: QuantileCase[]; nan: NanCase[]; cov: CovCase[] };
+) as {
+  quantile: QuantileCase[];
+  nan: NanCase[];
+  cov: CovCase[];
+  covWeighted: CovWeightedCase[];
+};
 
 /** null → NaN. */
 export const nums = (v: Values): number[] => v.map((e) => (e === null ? Number.NaN : e));
