@@ -44,20 +44,18 @@ function params(
   };
 }
 
+/** The backend dispatch picks for a TSQR layer running dense op `op` on `deps`. */
+function tsqrBackend(fn: string, op: string, deps: Layer[], chunks: number[][], dtype: DType) {
+  const probe = params(fn, op, {}, [], dtype, []);
+  return dispatchLayer({ kernel: 'linalg', params: probe, deps, chunks, dtype, fn });
+}
+
 /** The leaves: a reduced QR of every row block of `x` (columns already one chunk). */
 function leaves(fn: string, x: LazyArray, n: number, dtype: DType): Level {
   const rows = x.chunks[0] as number[];
   const nodes = rows.map((r) => ({ rows: r, k: Math.min(r, n) }));
   const chunks = [rows, [n]];
-  const probe = params(fn, 'qr', {}, [], dtype, [null]);
-  const backend = dispatchLayer({
-    kernel: 'linalg',
-    params: probe,
-    deps: [x.layer],
-    chunks,
-    dtype,
-    fn,
-  });
+  const backend = tsqrBackend(fn, 'qr', [x.layer], chunks, dtype);
   const layer = defineLayer({
     op: `${opName(fn)}-tsqr-leaf`,
     token: [],
@@ -89,15 +87,7 @@ function levelAbove(fn: string, below: Level, n: number, splitEvery: number, dty
     return { rows, k: Math.min(rows, n) };
   });
   const chunks = [nodes.map((nd) => nd.rows), [n]];
-  const probe = params(fn, 'tsqr-stack', {}, [], dtype, []);
-  const backend = dispatchLayer({
-    kernel: 'linalg',
-    params: probe,
-    deps: [below.layer],
-    chunks,
-    dtype,
-    fn,
-  });
+  const backend = tsqrBackend(fn, 'tsqr-stack', [below.layer], chunks, dtype);
   const layer = defineLayer({
     op: `${opName(fn)}-tsqr-stack`,
     token: [splitEvery],
@@ -147,8 +137,7 @@ function downLevel(
   });
   const deps = [level.layer, parent.layer];
   const chunks = [level.nodes.map((nd) => nd.rows), [bigK]];
-  const probe = params(fn, 'tsqr-down', {}, [], dtype, []);
-  const backend = dispatchLayer({ kernel: 'linalg', params: probe, deps, chunks, dtype, fn });
+  const backend = tsqrBackend(fn, 'tsqr-down', deps, chunks, dtype);
   return defineLayer({
     op: `${opName(fn)}-tsqr-q`,
     token: [],
