@@ -10,6 +10,7 @@ import { formatTuple, formatValue } from '../chunking/format.ts';
 import { ChunkError, DTypeError, ValueError } from '../errors.ts';
 import { defineLayer } from '../graph/define-layer.ts';
 import { normalizeAxis } from './axis-args.ts';
+import { astype } from './elementwise-logic.ts';
 import { type PadMode, pad } from './pad.ts';
 import { rechunk } from './rechunk.ts';
 import { all, any, max, mean, min, prod, std, sum, variance } from './reductions.ts';
@@ -161,7 +162,9 @@ export function coarsen(
   const name = reductionName(fn, reduction);
   let a = asLazy(x, fn);
   if (a.dtype === 'float16') {
-    throw new DTypeError(`${fn}: dtype 'float16' is not supported; astype(x, 'float32') first`);
+    // as NumPy's float16 reductions: accumulate in float32, round the result once
+    const r = coarsen(reduction, astype(a, 'float32'), axes, opts);
+    return r.dtype === 'float32' ? astype(r, 'float16') : r;
   }
   const factors = factorsOf(fn, axes, a.ndim);
   if (opts.trimExcess === true && opts.pad !== undefined) {

@@ -8,10 +8,12 @@ import { chunkOffsets } from '../chunking/blocks.ts';
 import { formatValue } from '../chunking/format.ts';
 import type { Size } from '../chunking/types.ts';
 import { config } from '../config.ts';
-import { ChunkError, DTypeError, ValueError } from '../errors.ts';
+import { ChunkError, ValueError } from '../errors.ts';
 import { defineLayer } from '../graph/define-layer.ts';
 import type { BlockRef, Layer } from '../graph/layer.ts';
 import { normalizeAxis } from './axis-args.ts';
+import { astype } from './elementwise-logic.ts';
+import { widenFloat16 } from './float16-widen.ts';
 
 /** Options of topk and argtopk. */
 export interface TopkOptions {
@@ -22,11 +24,8 @@ export interface TopkOptions {
 }
 
 function checkArgs(fn: string, x: ArrayLike, k: unknown, opts: TopkOptions) {
-  const a = asLazy(x, fn);
+  const a = widenFloat16(asLazy(x, fn)); // exact: the selection runs on float32
   if (a.ndim === 0) throw new ValueError(`${fn}: needs an array of at least one dimension`);
-  if (a.dtype === 'float16') {
-    throw new DTypeError(`${fn}: dtype 'float16' is not supported; astype(x, 'float32') first`);
-  }
   const axis = normalizeAxis(fn, opts.axis ?? -1, a.ndim);
   const chunks = a.chunks[axis]!;
   if (chunks.includes(null)) {
@@ -49,6 +48,13 @@ function checkArgs(fn: string, x: ArrayLike, k: unknown, opts: TopkOptions) {
 }
 
 function build(fn: string, x: ArrayLike, k: number, opts: TopkOptions, arg: boolean): LazyArray {
+  const a = asLazy(x, fn);
+  const r = selected(fn, a, k, opts, arg);
+  // float16 values were widened exactly, so narrowing the selected ones back is exact too
+  return !arg && a.dtype === 'float16' ? astype(r, 'float16') : r;
+}
+
+function selected(fn: string, x: ArrayLike, k: number, opts: TopkOptions, arg: boolean): LazyArray {
   const { a, axis, splitEvery, chunks } = checkArgs(fn, x, k, opts);
   const m = Math.abs(k);
   const axisChunks = (sizes: readonly number[]) => sizes.map((s) => Math.min(s, m));
