@@ -1,9 +1,10 @@
 // When cpu-blas can and should run an operation: cheap checks on the layer's OpMeta. The
 // library itself is opened (once) only to answer whether the backend is available.
 //
-// Threshold measured on this project's 2-core machine, one thread, float64 square blocks
-// (best of 5, OpenBLAS 0.3.21 through koffi against the cpu-wasm GEMM): 16³ 3.1 µs vs
-// 3.6 µs, 32³ 6.9 µs vs 26 µs; below 16³ the FFI call costs more than it saves.
+// Threshold measured on this project's 2-core machine while other jobs ran (best of 5, one
+// thread, float64 square blocks, OpenBLAS 0.3.21 through koffi / the cpu-wasm GEMM / cpu-js's
+// loop): 8³ 1.5 / 2.5 / 1.6 µs, 16³ 0.8 / 8.0 / 8.9 µs, 32³ 2.9 / 12.5 / 35 µs, 64³ 13 / 63 /
+// 598 µs. From 8³ on the FFI call pays for itself.
 
 import type { DType } from '../../array/dtype.ts';
 import type { OpMeta, Verdict } from '../../dispatch/types.ts';
@@ -19,7 +20,7 @@ export const IMPLEMENTED: readonly string[] = ['matmul', 'einsum', 'linalg'];
 export const BLAS_LINALG_OPS: readonly string[] = ['qr', 'tsqr-stack', 'tsqr-down'];
 
 /** Block products with fewer multiply-adds (m·k·n) run faster on the other CPU backends. */
-export const BLAS_MIN_MACS = 16 ** 3;
+export const BLAS_MIN_MACS = 8 ** 3;
 
 /**
  * `true` if a BLAS library opens here, else why not (cached).
@@ -118,7 +119,7 @@ function blockMacs(op: string, meta: OpMeta): number {
 export function shouldRun(op: string, meta: OpMeta): Verdict {
   const macs = blockMacs(op, meta);
   if (macs < BLAS_MIN_MACS) {
-    return `cpu-blas: '${op}' blocks of ${macs} multiply-adds are faster without the FFI call (< 16³)`;
+    return `cpu-blas: '${op}' blocks of ${macs} multiply-adds are faster without the FFI call (< 8³)`;
   }
   return true;
 }
