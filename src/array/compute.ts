@@ -9,7 +9,7 @@ import type { Profile } from '../diagnostics/profile.ts';
 import { ValueError } from '../errors.ts';
 import { fuseLayers } from '../graph/fuse.ts';
 import type { Layer } from '../graph/layer.ts';
-import { materializeTasks } from '../graph/materialize.ts';
+import { materializeTasks, type TaskTable } from '../graph/materialize.ts';
 import { orderTasks } from '../graph/order.ts';
 import type { Chunk } from '../kernels/types.ts';
 import { type RunStats, runTasks } from '../workers/scheduler.ts';
@@ -19,6 +19,7 @@ import { checkComputeOptions } from './compute-options.ts';
 import { resolveExecutor } from './executors.ts';
 import { LazyArray } from './lazy-array.ts';
 import type { NDArray } from './ndarray.ts';
+import { OutputSink } from './output-sink.ts';
 import { profileSession } from './profile-option.ts';
 import { type ProgressOption, progressReporter } from './progress-option.ts';
 
@@ -107,27 +108,67 @@ export async function computeBlocks(
   layers: readonly Layer[],
   opts: ComputeOptions = {},
 ): Promise<Chunk[][]> {
+  return (await computeInto(layers, opts, [])) as Chunk[][];
+}
+
+/**
+ * As computeBlocks, but an output with a sink has its blocks copied there as they finish,
+ * its slots left undefined.
+ */
+async function computeInto(
+  layers: readonly Layer[],
+  opts: ComputeOptions,
+  sinks: readonly (OutputSink | undefined)[],
+): Promise<(Chunk | undefined)[][]> {
   const run = runSignal(opts.signal, opts.timeout);
   try {
-    return await runLayers(layers, opts, run.signal);
+    return await runLayers(layers, opts, run.signal, sinks);
   } finally {
     run.clear();
   }
+}
+
+/**
+ * The scheduler's onOutput for `sinks`: a task whose every use as an output block has a sink
+ * is copied into each and then belongs to the run alone.
+ */
+function takeOutputs(
+  table: TaskTable,
+  sinks: readonly (OutputSink | undefined)[],
+): ((task: number, value: Chunk) => boolean) | undefined {
+  if (!sinks.some((s) => s !== undefined)) return undefined;
+  const uses = new Map<number, [OutputSink | undefined, number][]>();
+  table.outputs.forEach((ids, i) => {
+    ids.forEach((t, b) => {
+      let list = uses.get(t);
+      if (list === undefined) uses.set(t, (list = []));
+      list.push([sinks[i], b]);
+    });
+  });
+  return (task, value) => {
+    const list = uses.get(task);
+    if (list === undefined || list.some(([sink]) => sink === undefined)) return false;
+    let taken = true;
+    for (const [sink, b] of list) taken = sink!.take(b, value) && taken;
+    return taken;
+  };
 }
 
 async function runLayers(
   layers: readonly Layer[],
   opts: ComputeOptions,
   signal: AbortSignal | undefined,
-): Promise<Chunk[][]> {
+  sinks: readonly (OutputSink | undefined)[],
+): Promise<(Chunk | undefined)[][]> {
   const optimized = opts.optimize === false ? [...layers] : fuseLayers(layers);
   const table = materializeTasks(optimized);
+  const onOutput = takeOutputs(table, sinks);
   const host = await resolveExecutor(opts.scheduler ?? config.scheduler, opts.workers);
   // a graph with device layers runs through the router: device tasks go to their GPU worker
   const executor = table.layers.some((l) => l.device !== undefined) ? new DeviceRouter(host) : host;
   const progress = progressReporter(opts.progress, table);
   const profile = profileSession(opts, optimized, table, executor);
-  let outputs: Chunk[][];
+  let outputs: (Chunk | undefined)[][];
   try {
     const run = await runTasks(table, executor, {
       priority: orderTasks(table),
@@ -135,6 +176,7 @@ async function runLayers(
       ...(opts.memoryLimit !== undefined ? { memoryLimit: opts.memoryLimit } : {}),
       ...(progress ? { onProgress: progress.update } : {}),
       ...(profile ? { trace: profile.recorder } : {}),
+      ...(onOutput ? { onOutput } : {}),
     });
     opts.onStats?.(run.stats);
     outputs = run.outputs;
@@ -196,11 +238,16 @@ export async function compute(
     args.filter((a) => a !== undefined),
   );
   const allow = readAllowTransfer('compute', opts.allowTransfer);
-  const blocks = await computeBlocks(
-    arrays.map((a) => toHost('compute', a, allow).layer),
-    opts,
-  );
-  const results = arrays.map((a, i) => assembleBlocks(blocks[i]!, a.numBlocks, a.dtype, a.name));
+  const layers = arrays.map((a) => toHost('compute', a, allow).layer);
+  const sinks = layers.map((l, i) => OutputSink.for(l.chunks, arrays[i]!.dtype, arrays[i]!.name));
+  const blocks = await computeInto(layers, opts, sinks);
+  const results = arrays.map((a, i) => {
+    const sink = sinks[i];
+    if (sink === undefined)
+      return assembleBlocks(blocks[i] as Chunk[], a.numBlocks, a.dtype, a.name);
+    if (sink.error !== undefined) throw sink.error;
+    return sink.result;
+  });
   return arrays.length === 1 ? results[0]! : results;
 }
 

@@ -45,6 +45,12 @@ export interface RunOptions {
   onProgress?: (done: number, total: number, bytes: number) => void;
   /** Receives each task's worker, start and end, and the live bytes (a profile). */
   trace?: TaskTrace;
+  /**
+   * Offered each output task's value as it completes; returning true means the caller took
+   * it (copied it into a result of its own), so the run drops it as soon as no task needs it
+   * and its slot in `outputs` is undefined. Must not throw.
+   */
+  onOutput?: (task: number, value: Chunk) => boolean;
 }
 
 /** Synchronous runs yield to the event loop this often (ms), so timers and aborts fire. */
@@ -134,7 +140,7 @@ class Run {
   /** Bytes of the blocks held on devices. */
   private liveDeviceBytes = 0;
   private failed = false;
-  /** 1 for the tasks whose values the compute returns. */
+  /** How many of the outputs' blocks each task is (0 for the rest). */
   private readonly isOutput: Uint8Array;
   /**
    * Aborted when the run ends: on failure or cancel the executor drops its queued batches; on
@@ -184,7 +190,7 @@ class Run {
     for (const out of table.outputs) {
       for (const t of out) {
         this.refs[t]!++;
-        this.isOutput[t] = 1;
+        this.isOutput[t] = Math.min(255, this.isOutput[t]! + 1);
       }
     }
     this.total = runnable;
@@ -258,7 +264,7 @@ class Run {
 
   private payload(t: number): TaskPayload {
     const { table } = this;
-    const output = this.isOutput[t] === 1;
+    const output = this.isOutput[t]! > 0;
     const lid = table.layerOf[t]!;
     const layer = table.layers[lid]!;
     const spec = layer.task(unravel(table.blockOf[t]!, this.grids[lid]!));
@@ -313,6 +319,12 @@ class Run {
     for (let i = this.dependentsStart[t]!; i < this.dependentsStart[t + 1]!; i++) {
       const d = this.dependents[i]!;
       if (--this.waiting[d]! === 0) this.enqueue(d);
+    }
+    const uses = this.isOutput[t]!;
+    if (uses > 0 && this.opts.onOutput?.(t, value) === true) {
+      // taken: the outputs' references go, so its last dependent (or this) releases it
+      this.isOutput[t] = 0;
+      for (let i = 0; i < uses; i++) this.release(t);
     }
   }
 

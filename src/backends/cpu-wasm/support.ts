@@ -83,10 +83,22 @@ function floatOnly(op: string, meta: OpMeta): Verdict {
   return true;
 }
 
-/** The first op or node dtype in `e` the WASM compiler does not handle, if any. */
-function unsupportedNode(e: Expr): string | undefined {
+/**
+ * The first op or node dtype in `e` cpu-wasm does not take (the compiler lacks it, or its
+ * answer could differ from cpu-js's), if any.
+ * @example
+ * unsupportedNode({ op: 'copysign', args: [{ in: 0 }, { op: 'maximum', args: [{ in: 0 }, { in: 1 }], dtype: 'float32' }], dtype: 'float32' });
+ * // "'copysign' of a computed sign (NaN sign bits differ)"
+ */
+export function unsupportedNode(e: Expr): string | undefined {
   if ('in' in e || 'const' in e) return undefined;
   if (!EW_OPS.includes(e.op)) return `op '${e.op}'`;
+  // a NaN computed in WebAssembly has its canonical sign, one computed in JavaScript (as NumPy
+  // on x86) keeps the sign bit of the NaN it came from: copysign would read them differently
+  const sign = e.op === 'copysign' ? e.args[1] : undefined;
+  if (sign !== undefined && !('in' in sign || 'const' in sign)) {
+    return "'copysign' of a computed sign (NaN sign bits differ)";
+  }
   if (!isFloat(e.dtype) && e.dtype !== 'bool') return `${e.dtype} intermediates ('${e.op}')`;
   for (const a of e.args) {
     const bad = unsupportedNode(a);

@@ -11,6 +11,7 @@ import {
 } from '../../../src/backends/cpu-js/elementwise/elementwise.ts';
 import type { EwParams, Expr } from '../../../src/backends/cpu-js/elementwise/expr.ts';
 import { evaluateExprWasm, wasmLoop } from '../../../src/backends/cpu-wasm/ew-kernel.ts';
+import { unsupportedNode } from '../../../src/backends/cpu-wasm/support.ts';
 import {
   ALL_OPS,
   BOOLEAN,
@@ -29,6 +30,8 @@ function firstMismatch(a: NDArray, b: NDArray): number {
 }
 
 function checkAgainstCpuJs(inputs: NDArray[], params: EwParams): void {
+  // what canRun declines (a NaN's sign read by copysign) runs on cpu-js: nothing to compare
+  if (unsupportedNode(params.expr)?.includes('NaN sign')) return;
   const want = evaluateExpr(inputs, params);
   const got = evaluateExprWasm(inputs, params);
   expect(got.dtype).toBe(want.dtype);
