@@ -110,9 +110,7 @@ describe('sourceCountPartial', () => {
           { kernel: 'random-uniform', params, inputs: [] },
           histStep(edges, dtype),
         ]);
-        expect(Array.from(got!.data)).toEqual(
-          referenceCounts(uniformBlock(params).data, edges),
-        );
+        expect(Array.from(got!.data)).toEqual(referenceCounts(uniformBlock(params).data, edges));
       }
     },
   );
@@ -147,9 +145,7 @@ describe('sourceCountPartial', () => {
     ];
     steps.forEach(([src], i) => {
       const got = sourceCountPartial([src!, histStep(edges, 'float64')]);
-      expect(Array.from(got!.data)).toEqual(
-        referenceCounts(blocks[i]!.data, edges),
-      );
+      expect(Array.from(got!.data)).toEqual(referenceCounts(blocks[i]!.data, edges));
     });
   });
 
