@@ -6,6 +6,7 @@ import { NDArray, shapeSize } from '../../../array/ndarray.ts';
 import { arrayBlock } from '../../../kernels/array-block.ts';
 import type { Chunk, Kernel } from '../../../kernels/types.ts';
 import { symmetricPass } from './correlate-symmetric.ts';
+import { type Float32Pass, wasmSymmetricPasses } from './correlate-wasm.ts';
 
 /**
  * Params of one pass of 'correlate-axes': the block holds `before` and `after` halo elements along
@@ -117,7 +118,7 @@ function correlateAxis(x: NDArray, p: CorrelateAxisParams, out: TypedArray): NDA
 }
 
 /** Intermediates larger than this are allocated afresh rather than kept for the next block. */
-const SCRATCH_MAX_BYTES = 128 * 2 ** 20;
+const SCRATCH_MAX_BYTES = 64 * 2 ** 20;
 /** This thread's two buffers the passes between the first and the last alternate between
  * (kernels run one at a time per thread, and no intermediate outlives its task). */
 const scratch: ({ dtype: DType; data: TypedArray } | undefined)[] = [undefined, undefined];
@@ -132,12 +133,33 @@ function scratchBuffer(slot: number, dtype: DType, length: number): TypedArray {
   return data;
 }
 
+/** The passes of a float32 block, all symmetric, run by WebAssembly SIMD; null otherwise. */
+function float32Passes(x: NDArray, passes: readonly CorrelateAxisParams[]): NDArray | null {
+  if (x.dtype !== 'float32' || passes.length === 0) return null;
+  let shape = x.shape;
+  const plan: Float32Pass[] = [];
+  for (const p of passes) {
+    const weights = symmetricWeights(p);
+    if (weights === null) return null;
+    const len = shape[p.axis]!;
+    const outer = shapeSize(shape.slice(0, p.axis));
+    const inner = shapeSize(shape.slice(p.axis + 1));
+    plan.push({ outer, len, inner, weights });
+    shape = shape.map((n, ax) => (ax === p.axis ? n - p.before - p.after : n));
+  }
+  const out = allocate('float32', shapeSize(shape)) as Float32Array;
+  if (out.length === 0 || !wasmSymmetricPasses(x.data as Float32Array, plan, out)) return null;
+  return new NDArray(out, shape, 'float32');
+}
+
 /**
  * Several 1-D passes in turn, each consuming its axis's halo (a separable filter's block):
  * the intermediates go to reused scratch buffers, only the last pass's result is new.
  */
 function correlateAxes(inputs: Chunk[], p: { passes: readonly CorrelateAxisParams[] }): NDArray {
   let x = arrayBlock(inputs[0], 'correlate-axes');
+  const simd = float32Passes(x, p.passes);
+  if (simd !== null) return simd;
   p.passes.forEach((pass, i) => {
     const core = x.shape.map((n, ax) => (ax === pass.axis ? n - pass.before - pass.after : n));
     const size = shapeSize(core);
