@@ -35,6 +35,7 @@ import { topkKernels } from './reduce/topk.ts';
 import { uniqueKernels } from './reduce/unique.ts';
 import { creationKernels } from './source/creation.ts';
 import { randomKernels } from './source/random.ts';
+import { sourceCountPartial } from './source/source-count.ts';
 import { sourceReducePartial } from './source/source-reduce.ts';
 import { correlateKernels } from './stencil/correlate.ts';
 import { differenceKernels } from './stencil/difference.ts';
@@ -73,7 +74,10 @@ registerKernels({
   fused: ((inputs: Chunk[], p: FusedParams, ctx) => {
     // sources reduced as they are generated, tile by tile (same values as the steps)
     // (only on cpu-js: another backend's steps run its own kernels)
-    const reduced = ctx.backend === undefined ? sourceReducePartial(p.steps) : undefined;
+    const reduced =
+      ctx.backend === undefined
+        ? (sourceReducePartial(p.steps) ?? sourceCountPartial(p.steps))
+        : undefined;
     if (reduced !== undefined) return reduced;
     const values: Chunk[] = [];
     for (const step of p.steps) {

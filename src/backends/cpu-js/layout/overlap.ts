@@ -20,10 +20,15 @@ export interface OverlapBlockParams {
   readonly constants: readonly (number | null)[];
 }
 
+/** The runs with a lone count of -1 (an axis of unknown size, not overlapped) made the
+ * input's whole extent. */
+function wholeRuns(runs: readonly AxisRun[], extent: number): readonly AxisRun[] {
+  return runs.length === 1 && runs[0]!.count < 0 ? [{ ...runs[0]!, count: extent }] : runs;
+}
+
 /** Runs expanded to a slot and a local index per output position. */
-function expand(runs: readonly AxisRun[], extent: number) {
-  // a count of -1 (an axis of unknown size, not overlapped) is the input's whole extent
-  if (runs.length === 1 && runs[0]!.count < 0) runs = [{ ...runs[0]!, count: extent }];
+function expand(all: readonly AxisRun[], extent: number) {
+  const runs = wholeRuns(all, extent);
   const n = runs.reduce((s, r) => s + r.count, 0);
   const slot = new Int32Array(n);
   const local = new Int32Array(n);
@@ -55,7 +60,7 @@ function overlapBlock(inputs: Chunk[], p: OverlapBlockParams): NDArray {
   const constants = p.constants.map((c) => (c === null ? 0 : cast(c)));
   const idx = new Array<number>(nd).fill(0);
   const last = nd - 1;
-  const inner = axes[last]!;
+  const lastRuns = wholeRuns(p.runs[last]!, srcs[0]!.shape[last]!);
   const lastSlots = p.slots[last]!;
   const outer = new Array<number>(lastSlots).fill(0);
   let o = 0;
@@ -74,13 +79,23 @@ function overlapBlock(inputs: Chunk[], p: OverlapBlockParams): NDArray {
       for (let ax = 0; ax < last; ax++) off += axes[ax]!.local[idx[ax]!]! * st[ax]!;
       outer[s] = off;
     }
-    for (let j = 0; j < inner.slot.length; j++, o++) {
-      const s = inner.slot[j]!;
-      if (s < 0) out[o] = constants[last]!;
-      else if (constAxis >= 0) out[o] = constants[constAxis]!;
-      else {
-        const k = base * lastSlots + s;
-        out[o] = srcs[k]!.data[outer[s]! + inner.local[j]! * strides[k]![last]!]!;
+    // a row of the output: the last axis's runs, each a constant, a copy or a reversed copy
+    for (const r of lastRuns) {
+      if (r.slot < 0 || constAxis >= 0) {
+        out.fill(constants[r.slot < 0 ? last : constAxis]!, o, o + r.count);
+        o += r.count;
+        continue;
+      }
+      const k = base * lastSlots + r.slot;
+      const src = srcs[k]!.data;
+      const st = strides[k]![last]!;
+      const at = outer[r.slot]! + r.start * st;
+      if (r.step * st === 1) {
+        out.set(src.subarray(at, at + r.count), o);
+        o += r.count;
+      } else {
+        const step = r.step * st;
+        for (let j = 0, a = at; j < r.count; j++, o++, a += step) out[o] = src[a]!;
       }
     }
     let ax = last - 1;

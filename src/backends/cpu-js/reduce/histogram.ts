@@ -1,7 +1,7 @@
 // Counting kernels (numpy.histogram, histogram2d and bincount): per-block counts in float64,
 // 'sum-blocks' to merge them in a tree, and the edges and density of a histogram.
 
-import { allocate } from '../../../array/dtype.ts';
+import { allocate, type TypedArray } from '../../../array/dtype.ts';
 import { NDArray } from '../../../array/ndarray.ts';
 import { ValueError } from '../../../errors.ts';
 import { arrayBlock } from '../../../kernels/array-block.ts';
@@ -63,17 +63,21 @@ export function linspaceEdges(lo: number, hi: number, bins: number, dtype: strin
   return e;
 }
 
+/** The edges of one histogram axis: known, or equal bins between the task's lo and hi. */
+function edgesOf(p: BinParams, lohi: Chunk[]): Float64Array {
+  return p.edges === null
+    ? linspaceEdges(
+        arrayBlock(lohi[0], 'histogram').data[0]!,
+        arrayBlock(lohi[1], 'histogram').data[0]!,
+        p.bins,
+        p.edgeDtype,
+      )
+    : Float64Array.from(p.edges);
+}
+
 /** A function from a value to its bin (-1 outside): each bin [e_i, e_i+1), the last closed. */
 function binner(p: BinParams, lohi: Chunk[]): { edges: Float64Array; bin: (v: number) => number } {
-  const e =
-    p.edges === null
-      ? linspaceEdges(
-          arrayBlock(lohi[0], 'histogram').data[0]!,
-          arrayBlock(lohi[1], 'histogram').data[0]!,
-          p.bins,
-          p.edgeDtype,
-        )
-      : Float64Array.from(p.edges);
+  const e = edgesOf(p, lohi);
   const n = p.bins;
   const lo = e[0]!;
   const hi = e[n]!;
@@ -88,6 +92,46 @@ function binner(p: BinParams, lohi: Chunk[]): { edges: Float64Array; bin: (v: nu
     return i;
   };
   return { edges: e, bin };
+}
+
+/**
+ * Add one to `counts` for each value of `x` in a bin of `edges` (each bin [e_i, e_i+1), the
+ * last closed; NaN and values outside not counted). Equal bins guess the bin by one
+ * multiplication and correct it against the edges, so a value on an edge lands where a
+ * search of the edges puts it (numpy.histogram's rule).
+ * @example
+ * countValues(Float32Array.of(0, 0.5, 1, 2), Float64Array.of(0, 0.5, 1), true, counts); // [1, 2]
+ */
+export function countValues(
+  x: TypedArray,
+  edges: Float64Array,
+  uniform: boolean,
+  counts: Float64Array,
+): void {
+  const n = edges.length - 1;
+  const lo = edges[0]!;
+  const hi = edges[n]!;
+  if (!uniform) {
+    for (let i = 0; i < x.length; i++) {
+      const v = x[i]!;
+      if (!(v >= lo && v <= hi)) continue;
+      const k = searchRight(edges, v) - 1;
+      counts[k < n ? k : n - 1]!++;
+    }
+    return;
+  }
+  const norm = n / (hi - lo);
+  const top = n - 1;
+  for (let i = 0; i < x.length; i++) {
+    const v = x[i]!;
+    if (!(v >= lo && v <= hi)) continue; // NaN falls here too
+    // (v - lo)·norm is in [0, n] up to rounding (or NaN for a range too narrow for norm)
+    let k = ((v - lo) * norm) | 0;
+    if (k > top) k = top;
+    while (k > 0 && v < edges[k]!) k--;
+    while (k < top && v >= edges[k + 1]!) k++;
+    counts[k]!++;
+  }
 }
 
 /** The number of edges <= v (NumPy's searchsorted, side 'right'). */
@@ -105,11 +149,15 @@ function searchRight(e: Float64Array, v: number): number {
 function histogramBlock(inputs: Chunk[], p: HistogramBlockParams): NDArray {
   const x = arrayBlock(inputs[0], 'histogram').data;
   const w = p.weighted ? arrayBlock(inputs[1], 'histogram').data : undefined;
-  const { bin } = binner(p, inputs.slice(p.weighted ? 2 : 1));
   const counts = new Float64Array(p.bins);
+  if (w === undefined) {
+    countValues(x, edgesOf(p, inputs.slice(1)), p.uniform, counts);
+    return new NDArray(counts, [p.bins], 'float64');
+  }
+  const { bin } = binner(p, inputs.slice(2));
   for (let i = 0; i < x.length; i++) {
     const k = bin(x[i]!);
-    if (k >= 0) counts[k]! += w === undefined ? 1 : w[i]!;
+    if (k >= 0) counts[k]! += w[i]!;
   }
   return new NDArray(counts, [p.bins], 'float64');
 }

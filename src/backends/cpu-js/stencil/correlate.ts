@@ -1,10 +1,12 @@
 // 'correlate-axes': 1-D correlations along the axes of a block that already holds its halos
 // (scipy.ndimage's correlate1d passes), each result stored in the block's dtype.
 
-import { allocate, type TypedArray } from '../../../array/dtype.ts';
+import { allocate, type DType, type TypedArray } from '../../../array/dtype.ts';
 import { NDArray, shapeSize } from '../../../array/ndarray.ts';
 import { arrayBlock } from '../../../kernels/array-block.ts';
 import type { Chunk, Kernel } from '../../../kernels/types.ts';
+import { symmetricPass } from './correlate-symmetric.ts';
+import { type Float32Pass, wasmSymmetricPasses } from './correlate-wasm.ts';
 
 /**
  * Params of one pass of 'correlate-axes': the block holds `before` and `after` halo elements along
@@ -69,15 +71,25 @@ function correlateRows(
   }
 }
 
-function correlateAxis(inputs: Chunk[], p: CorrelateAxisParams): NDArray {
-  const x = arrayBlock(inputs[0], 'correlate-axis');
+/** A pass's float64 weights from the centre out, when it can run as symmetricPass. */
+function symmetricWeights(p: CorrelateAxisParams): Float64Array | null {
+  if (p.order !== 'symmetric' || p.before !== p.after) return null;
+  return Float64Array.from(p.weights.slice(p.before));
+}
+
+/** One pass of `x` into `out` (of the core's size along p.axis); returns the result. */
+function correlateAxis(x: NDArray, p: CorrelateAxisParams, out: TypedArray): NDArray {
   const outer = shapeSize(x.shape.slice(0, p.axis));
   const len = x.shape[p.axis]!;
   const inner = shapeSize(x.shape.slice(p.axis + 1));
   const m = len - p.before - p.after;
   const shape = x.shape.map((s, ax) => (ax === p.axis ? m : s));
   // integer dtypes truncate toward zero on the store, as scipy's C casts do
-  const out = allocate(x.dtype, shapeSize(shape));
+  const sym = symmetricWeights(p);
+  if (sym !== null) {
+    symmetricPass(x.data, out, outer, len, inner, sym);
+    return new NDArray(out, shape, x.dtype);
+  }
   const taps = tapOrder(p);
   if (inner === 1) {
     correlateRows(x.data, out, outer, len, m, taps, p.order === 'mean' ? p.weights.length : 1);
@@ -105,10 +117,56 @@ function correlateAxis(inputs: Chunk[], p: CorrelateAxisParams): NDArray {
   return new NDArray(out, shape, x.dtype);
 }
 
-/** Several 1-D passes in turn, each consuming its axis's halo (a separable filter's block). */
+/** Intermediates larger than this are allocated afresh rather than kept for the next block. */
+const SCRATCH_MAX_BYTES = 64 * 2 ** 20;
+/** This thread's two buffers the passes between the first and the last alternate between
+ * (kernels run one at a time per thread, and no intermediate outlives its task). */
+const scratch: ({ dtype: DType; data: TypedArray } | undefined)[] = [undefined, undefined];
+
+function scratchBuffer(slot: number, dtype: DType, length: number): TypedArray {
+  const have = scratch[slot];
+  if (have !== undefined && have.dtype === dtype && have.data.length >= length) {
+    return have.data.subarray(0, length);
+  }
+  const data = allocate(dtype, length);
+  if (data.byteLength <= SCRATCH_MAX_BYTES) scratch[slot] = { dtype, data };
+  return data;
+}
+
+/** The passes of a float32 block, all symmetric, run by WebAssembly SIMD; null otherwise. */
+function float32Passes(x: NDArray, passes: readonly CorrelateAxisParams[]): NDArray | null {
+  if (x.dtype !== 'float32' || passes.length === 0) return null;
+  let shape = x.shape;
+  const plan: Float32Pass[] = [];
+  for (const p of passes) {
+    const weights = symmetricWeights(p);
+    if (weights === null) return null;
+    const len = shape[p.axis]!;
+    const outer = shapeSize(shape.slice(0, p.axis));
+    const inner = shapeSize(shape.slice(p.axis + 1));
+    plan.push({ outer, len, inner, weights });
+    shape = shape.map((n, ax) => (ax === p.axis ? n - p.before - p.after : n));
+  }
+  const out = allocate('float32', shapeSize(shape)) as Float32Array;
+  if (out.length === 0 || !wasmSymmetricPasses(x.data as Float32Array, plan, out)) return null;
+  return new NDArray(out, shape, 'float32');
+}
+
+/**
+ * Several 1-D passes in turn, each consuming its axis's halo (a separable filter's block):
+ * the intermediates go to reused scratch buffers, only the last pass's result is new.
+ */
 function correlateAxes(inputs: Chunk[], p: { passes: readonly CorrelateAxisParams[] }): NDArray {
   let x = arrayBlock(inputs[0], 'correlate-axes');
-  for (const pass of p.passes) x = correlateAxis([x], pass);
+  const simd = float32Passes(x, p.passes);
+  if (simd !== null) return simd;
+  p.passes.forEach((pass, i) => {
+    const core = x.shape.map((n, ax) => (ax === pass.axis ? n - pass.before - pass.after : n));
+    const size = shapeSize(core);
+    const last = i === p.passes.length - 1;
+    const out = last ? allocate(x.dtype, size) : scratchBuffer(i % 2, x.dtype, size);
+    x = correlateAxis(x, pass, out);
+  });
   return x;
 }
 
