@@ -104,8 +104,7 @@ export function ewLayer(
   const aligned = inputs.map((x) => alignInput(x, chunks));
   const nd = chunks.length;
   const grids = aligned.map((x) => x.numBlocks);
-  const fullGrid = chunks.map((c) => c.length).join();
-  const direct = grids.every((g) => g.join() === fullGrid);
+  const direct = grids.every((g) => sameGrid(g, chunks));
   const params: EwParams = { expr, dtype };
   const key = exprKey(expr);
   const deps = aligned.map((x) => x.layer);
@@ -130,6 +129,13 @@ export function ewLayer(
   return new LazyArray(layer);
 }
 
+/** Whether block grid `g` is the grid of `chunks` (as many axes, as many blocks on each). */
+function sameGrid(g: readonly number[], chunks: Chunks): boolean {
+  if (g.length !== chunks.length) return false;
+  for (let ax = 0; ax < g.length; ax++) if (g[ax] !== chunks[ax]!.length) return false;
+  return true;
+}
+
 /**
  * `x` with the chunks of the output on its (right-aligned) axes; axes where `x` has size
  * 1 stay one block, broadcast to every output block.
@@ -137,11 +143,18 @@ export function ewLayer(
 function alignInput(x: LazyArray, outChunks: Chunks): LazyArray {
   const lead = outChunks.length - x.ndim;
   const shape = x.shape;
-  const target: Size[][] = x.chunks.map((_c, ax) =>
-    shape[ax] === 1 ? [1] : outChunks[lead + ax]!,
-  );
-  const same = target.every(
-    (t, ax) => t.length === x.chunks[ax]!.length && t.every((v, i) => v === x.chunks[ax]![i]),
-  );
-  return same ? x : rechunk(x, target as Chunks);
+  const chunks = x.chunks;
+  // the common case first: x already has the output's chunks (no arrays made)
+  let same = true;
+  for (let ax = 0; ax < chunks.length && same; ax++) {
+    const t = shape[ax] === 1 ? ONE : outChunks[lead + ax]!;
+    const c = chunks[ax]!;
+    if (t.length !== c.length) same = false;
+    for (let i = 0; i < t.length && same; i++) if (t[i] !== c[i]) same = false;
+  }
+  if (same) return x;
+  const target: Size[][] = chunks.map((_c, ax) => (shape[ax] === 1 ? [1] : outChunks[lead + ax]!));
+  return rechunk(x, target as Chunks);
 }
+
+const ONE: readonly Size[] = Object.freeze([1]);

@@ -142,7 +142,8 @@ export function selectBackend(
   const op = meta.op;
   // every backend's verdict, kept where someone reads it (a trace, the log, the caller)
   const full = detail || env.log || scope.traces.length > 0;
-  const tried: Attempt[] = [];
+  // (nothing is pushed when no one reads it: one shared empty list then)
+  const tried: Attempt[] = full ? [] : (NO_ATTEMPTS as Attempt[]);
   const explicit = scope.explicit;
   if (explicit !== undefined) {
     const b = registry.get(explicit.name);
@@ -191,6 +192,8 @@ export function selectBackend(
       : { op, fn, backend: chosen.name, reason, tried };
   return finish(decision, chosen, env, scope);
 }
+
+const NO_ATTEMPTS: readonly Attempt[] = Object.freeze([]);
 
 /** Why `b` is not even asked (blocked, disabled, unavailable, opt-in only), or undefined. */
 function staticSkip(

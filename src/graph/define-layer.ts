@@ -5,7 +5,7 @@ import type { DType } from '../array/dtype.ts';
 import type { Chunks } from '../chunking/types.ts';
 import type { Chunk } from '../kernels/types.ts';
 import type { BackendRef, Layer, TaskSpec } from './layer.ts';
-import { tokenize } from './tokenize.ts';
+import { layerName } from './tokenize.ts';
 
 export interface LayerSpec {
   /** Operation label, the prefix of the layer's name. */
@@ -48,30 +48,36 @@ export function setDeviceGlue(hook: DeviceGlue): void {
  *   task: (b) => ({ kernel: 'ew', inputs: [[0, b]], params }) });
  */
 export function defineLayer(given: LayerSpec): Layer {
-  const inherited = given.deps.find((d) => d.device !== undefined)?.device;
+  // the device of the first input not on the host (loops: this runs once per operation)
+  let inherited: string | undefined;
+  for (let i = 0; i < given.deps.length && inherited === undefined; i++)
+    inherited = given.deps[i]!.device;
   const spec =
     inherited !== undefined && given.backend === undefined && given.device === undefined
       ? deviceGlue(given)
       : given;
+  const backend = spec.backend;
   const name =
     spec.name ??
-    tokenize(
+    layerName(
       spec.op,
-      spec.deps.map((d) => d.name),
-      spec.backend === undefined || spec.backend.name === 'cpu-js'
-        ? (spec.token ?? [])
-        : [...(spec.token ?? []), `backend=${spec.backend.name}`],
+      spec.deps,
+      spec.token ?? NO_TOKEN,
+      backend === undefined || backend.name === 'cpu-js' ? undefined : backend.name,
       spec.chunks,
       spec.dtype,
     );
   // a layer's blocks live where its inputs' do unless it says otherwise (toDevice does)
   // (a CPU backend's layer is on the host: its GPU inputs were moved there, guarded)
-  const device =
-    spec.device ??
-    (spec.backend?.device === 'cpu'
-      ? 'cpu'
-      : spec.deps.find((d) => d.device !== undefined)?.device);
-  const layer: Layer = {
+  let device = spec.device;
+  if (device === undefined) {
+    if (backend?.device === 'cpu') device = 'cpu';
+    else if (spec !== given) {
+      for (let i = 0; i < spec.deps.length && device === undefined; i++)
+        device = spec.deps[i]!.device;
+    } else device = inherited;
+  }
+  const layer: { -readonly [K in keyof Layer]: Layer[K] } = {
     name,
     op: spec.op,
     deps: spec.deps,
@@ -79,10 +85,12 @@ export function defineLayer(given: LayerSpec): Layer {
     dtype: spec.dtype,
     fusable: spec.fusable ?? false,
     task: spec.task,
-    ...(spec.constant ? { constant: spec.constant } : {}),
-    ...(spec.meta ? { meta: spec.meta } : {}),
-    ...(spec.backend ? { backend: spec.backend } : {}),
-    ...(device !== undefined && device !== 'cpu' ? { device } : {}),
   };
+  if (spec.constant) layer.constant = spec.constant;
+  if (spec.meta) layer.meta = spec.meta;
+  if (backend) layer.backend = backend;
+  if (device !== undefined && device !== 'cpu') layer.device = device;
   return Object.freeze(layer);
 }
+
+const NO_TOKEN: readonly unknown[] = Object.freeze([]);
