@@ -4,7 +4,7 @@
 import { astype } from '../apply/elementwise-logic.ts';
 import { checkOptions } from './check-options.ts';
 import { checkDType } from './dtype.ts';
-import { type ArrayData, type FromArrayOptions, fromArray } from './from-array.ts';
+import { type ArrayData, type FromArrayOptions, fromArrayAs } from './from-array.ts';
 import { LazyArray } from './lazy-array.ts';
 
 /** Options of asarray. */
@@ -26,7 +26,7 @@ export function asarray(
   const o = checkOptions('asarray', opts);
   const dtype = o.dtype === undefined ? undefined : checkDType('asarray', o.dtype);
   if (obj instanceof LazyArray) return dtype === undefined ? obj : astype(obj, dtype);
-  return fromArray(obj as ArrayData, {
+  return fromArrayAs('asarray', obj as ArrayData, {
     ...(dtype === undefined ? {} : { dtype }),
     ...(o.chunks === undefined ? {} : { chunks: o.chunks }),
   });

@@ -12,7 +12,14 @@ import { hashData, tokenize } from '../graph/tokenize.ts';
 import { checkOptions, describe } from './check-options.ts';
 import { allocate, checkDType, type DType, type TypedArray } from './dtype.ts';
 import { LazyArray } from './lazy-array.ts';
-import { castNDArray, flattenNested, NDArray, type Nested, ndarray } from './ndarray.ts';
+import {
+  castNDArray,
+  checkNumbersFit,
+  flattenNested,
+  NDArray,
+  type Nested,
+  ndarray,
+} from './ndarray.ts';
 
 /** Anything fromArray accepts. */
 export type ArrayData = NDArray | TypedArray | Nested;
@@ -52,7 +59,10 @@ function toShared(fn: string, data: ArrayData, opts: FromArrayOptions): NDArray 
   }
   // Nested data is checked here so a ragged list is reported under the caller's name; the
   // declared shape is applied below, where a mismatch names `fn` too.
-  if (!(data instanceof NDArray) && !ArrayBuffer.isView(data)) flattenNested(fn, data);
+  if (!(data instanceof NDArray) && !ArrayBuffer.isView(data)) {
+    const { values } = flattenNested(fn, data);
+    if (dtype !== undefined) checkNumbersFit(fn, values, dtype);
+  }
   let arr = data instanceof NDArray ? data : ndarray(data as TypedArray | Nested, undefined, dtype);
   if (dtype !== undefined && arr.dtype !== dtype) arr = castNDArray(arr, dtype);
   if (opts.shape !== undefined && arr.shape.join() !== opts.shape.join()) {
@@ -94,7 +104,8 @@ export function fromArray(data: ArrayData, opts?: FromArrayOptions): LazyArray {
   return fromArrayAs('fromArray', data, checkOptions('fromArray', opts));
 }
 
-function fromArrayAs(fn: string, data: ArrayData, opts: FromArrayOptions): LazyArray {
+/** fromArray under the name of the public function `fn` that took the data (for messages). */
+export function fromArrayAs(fn: string, data: ArrayData, opts: FromArrayOptions): LazyArray {
   const arr = toShared(fn, data, opts);
   const chunks = normalizeChunks(opts.chunks ?? 'auto', arr.shape, {
     dtype: arr.dtype,

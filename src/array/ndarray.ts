@@ -1,10 +1,18 @@
 // NDArray: an eager, host-resident, C-contiguous n-d array; the value of every block.
 // Its data normally sits on a SharedArrayBuffer so worker threads share it without copies.
 
+import { formatValue } from '../chunking/format.ts';
 import { IndexError, ShapeError, ValueError } from '../errors.ts';
 import { castData } from './cast.ts';
 import { describe } from './check-options.ts';
-import { allocate, checkDType, type DType, dtypeOfTypedArray, type TypedArray } from './dtype.ts';
+import {
+  allocate,
+  checkDType,
+  type DType,
+  dtypeOfTypedArray,
+  integerRange,
+  type TypedArray,
+} from './dtype.ts';
 import { float16Value } from './float16.ts';
 
 export type Nested = number | boolean | Nested[];
@@ -154,6 +162,27 @@ export function flattenNested(fn: string, nested: Nested): { values: number[]; s
 }
 
 /**
+ * Throw ValueError when a JS number (not a TypedArray element) given for an integer dtype
+ * does not fit it, as NumPy 2 raises OverflowError for `np.asarray([300], dtype=np.int8)`:
+ * NaN and ±Infinity never fit; a fraction truncates as a cast does. Data already in a
+ * TypedArray are cast instead (they wrap, as NumPy's astype does).
+ * @example
+ * checkNumbersFit('asarray', [1, 300], 'int8'); // ValueError: asarray: value 300 does not fit dtype 'int8'
+ */
+export function checkNumbersFit(fn: string, values: ArrayLike<number>, dtype: DType): void {
+  const range = integerRange(dtype);
+  if (range === undefined) return;
+  const [lo, hi] = range;
+  for (let i = 0; i < values.length; i++) {
+    const v = values[i]!;
+    // NaN fails both comparisons, so it is tested on its own
+    if (!(v > lo - 1 && v < hi + 1)) {
+      throw new ValueError(`${fn}: value ${formatValue(v)} does not fit dtype '${dtype}'`);
+    }
+  }
+}
+
+/**
  * Build an NDArray from a TypedArray, flat numbers or nested arrays.
  * @example
  * const a = ndarray([1, 2, 3, 4], [2, 2], 'int32');
@@ -180,6 +209,7 @@ export function ndarray(
   }
   const { values, shape: nestedShape } = flattenNested('ndarray', data);
   const dt = dtype === undefined ? inferDType(data) : checkDType('ndarray', dtype);
+  checkNumbersFit('ndarray', values, dt);
   return new NDArray(castData(values, 'number', dt), shape ?? nestedShape, dt);
 }
 

@@ -1,12 +1,23 @@
 // The header of a NumPy .npy file (format versions 1–3): magic, version, and the Python
 // dict literal that gives the dtype, the memory order and the shape.
 
-import type { DType } from '../array/dtype.ts';
+import { type DType, itemsize } from '../array/dtype.ts';
 import { DTypeError, ValueError } from '../errors.ts';
+
+/**
+ * The element type of a .npy file: a tessera dtype, or a 64-bit integer (NumPy's default
+ * integer), which tessera reads by casting to a dtype it stores (`fromNpy`'s `dtype`).
+ */
+export type NpyDType = DType | 'int64' | 'uint64';
+
+/** Bytes per element of a .npy file's element type. */
+export function npyItemsize(dtype: NpyDType): number {
+  return dtype === 'int64' || dtype === 'uint64' ? 8 : itemsize(dtype);
+}
 
 /** What a .npy header says about the array after it. */
 export interface NpyHeader {
-  readonly dtype: DType;
+  readonly dtype: NpyDType;
   readonly bigEndian: boolean;
   readonly fortran: boolean;
   readonly shape: number[];
@@ -17,13 +28,15 @@ export interface NpyHeader {
 const MAGIC = [0x93, 0x4e, 0x55, 0x4d, 0x50, 0x59]; // \x93NUMPY
 
 // NumPy type codes (kind + size) tessera stores; '|b1' is NumPy's bool.
-const CODES: Record<string, DType> = {
+const CODES: Record<string, NpyDType> = {
   f8: 'float64',
   f4: 'float32',
   f2: 'float16',
+  i8: 'int64',
   i4: 'int32',
   i2: 'int16',
   i1: 'int8',
+  u8: 'uint64',
   u4: 'uint32',
   u2: 'uint16',
   u1: 'uint8',
@@ -78,7 +91,7 @@ export function parseNpyHeader(text: string, dataOffset: number, where: string):
   const dtype = CODES[descr.slice(1)];
   if (!'<>|='.includes(order) || dtype === undefined) {
     throw new DTypeError(
-      `fromNpy: ${where} holds dtype '${descr}'; tessera stores float64, float32, float16, int32, int16, int8, uint32, uint16, uint8 and bool`,
+      `fromNpy: ${where} holds dtype '${descr}'; tessera reads float64, float32, float16, int64, int32, int16, int8, uint64, uint32, uint16, uint8 and bool`,
     );
   }
   const dims = shape

@@ -3,11 +3,19 @@
 // for Fortran-ordered ones.
 
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
-import { allocate, type DType, type TypedArray } from '../array/dtype.ts';
+import { castInto } from '../array/cast.ts';
+import {
+  allocate,
+  type DType,
+  integerRange,
+  type TypedArray,
+  typedArrayCtor,
+} from '../array/dtype.ts';
 import { cStrides, NDArray, shapeSize } from '../array/ndarray.ts';
 import { permuteBlock } from '../backends/cpu-js/layout/layout.ts';
 import { ValueError } from '../errors.ts';
 import type { Chunk, Kernel } from '../kernels/types.ts';
+import { type NpyDType, npyItemsize } from './npy-header.ts';
 
 /** Params of 'npy-read': the region `start` + `count` of the array stored at `dataOffset`. */
 export interface NpyReadParams {
@@ -17,6 +25,9 @@ export interface NpyReadParams {
   readonly dataOffset: number;
   /** The array's shape in file order (reversed for Fortran order). */
   readonly fileShape: readonly number[];
+  /** The element type stored in the file. */
+  readonly fileDtype: NpyDType;
+  /** The dtype of the blocks: fileDtype, or what its values are cast to on read. */
   readonly dtype: DType;
   readonly bigEndian: boolean;
   readonly fortran: boolean;
@@ -129,15 +140,53 @@ function readInto(
   count: readonly number[],
   out: TypedArray,
 ): void {
-  const bytes = new Uint8Array(out.buffer, out.byteOffset, out.byteLength);
+  const fileDtype = p.fileDtype;
+  const size = npyItemsize(fileDtype);
+  const same = fileDtype === p.dtype;
+  const bytes = same
+    ? new Uint8Array(out.buffer, out.byteOffset, out.byteLength)
+    : new Uint8Array(out.length * size);
   const fd = openSync(p.path, 'r');
   try {
     checkUnchanged(fd, p.path, p.file);
-    readRegion(fd, p.dataOffset, p.fileShape, out.BYTES_PER_ELEMENT, start, count, bytes);
+    readRegion(fd, p.dataOffset, p.fileShape, size, start, count, bytes);
   } finally {
     closeSync(fd);
   }
-  if (p.bigEndian && out.BYTES_PER_ELEMENT > 1) swapBytes(bytes, out.BYTES_PER_ELEMENT);
+  if (p.bigEndian && size > 1) swapBytes(bytes, size);
+  if (!same) castFromFile(p, fileDtype, bytes, out);
+}
+
+/**
+ * Cast the file's values in `bytes` (little-endian, of `from`) into `out` (of `p.dtype`).
+ * 64-bit integers go through exact BigInt range checks for integer targets, so a value
+ * that does not fit raises instead of wrapping.
+ */
+function castFromFile(p: NpyReadParams, from: NpyDType, bytes: Uint8Array, out: TypedArray): void {
+  const n = out.length;
+  if (from !== 'int64' && from !== 'uint64') {
+    castInto(out, p.dtype, new (typedArrayCtor(from))(bytes.buffer), from);
+    return;
+  }
+  const big = from === 'int64' ? new BigInt64Array(bytes.buffer) : new BigUint64Array(bytes.buffer);
+  const range = integerRange(p.dtype);
+  const values = new Float64Array(n);
+  if (range !== undefined) {
+    const lo = BigInt(range[0]);
+    const hi = BigInt(range[1]);
+    for (let i = 0; i < n; i++) {
+      const v = big[i]!;
+      if (v < lo || v > hi) {
+        throw new ValueError(
+          `fromNpy: ${JSON.stringify(p.path)} holds ${v} (${from}), which does not fit dtype '${p.dtype}'; read it as 'float64' or a wider integer dtype`,
+        );
+      }
+      values[i] = Number(v);
+    }
+  } else {
+    for (let i = 0; i < n; i++) values[i] = Number(big[i]!);
+  }
+  castInto(out, p.dtype, values, 'float64');
 }
 
 export const npyKernels: Record<string, Kernel<never>> = {

@@ -2,9 +2,10 @@
 // each worker opens an array once and reads or writes the region of its task.
 
 import type * as Zarr from 'zarrita';
-import { type DType, type TypedArray, typedArrayCtor } from '../array/dtype.ts';
-import { cStrides, NDArray, shapeSize } from '../array/ndarray.ts';
+import { type DType, integerRange, type TypedArray, typedArrayCtor } from '../array/dtype.ts';
+import { castNDArray, cStrides, NDArray, shapeSize } from '../array/ndarray.ts';
 import { gatherStrided } from '../backends/cpu-js/layout/layout.ts';
+import { ValueError } from '../errors.ts';
 import type { AsyncKernel, Chunk } from '../kernels/types.ts';
 import { withCheckedChunks } from './zarr-chunks.ts';
 
@@ -20,11 +21,19 @@ export interface ZarrArrayRef {
   readonly path: string;
   readonly shape: readonly number[];
   readonly dtype: DType;
+  /**
+   * The Zarr data type, when it is not `dtype`: values are cast on read (int64 and uint64,
+   * which tessera does not store, by exact range checks for integer dtypes).
+   */
+  readonly castFrom?: ZarrCastFrom;
   /** The Zarr chunk shape planned against (a rewritten array is opened afresh). */
   readonly chunks?: readonly number[];
   /** Set by toZarr: one per write, so no thread writes through metadata of an earlier one. */
   readonly writeId?: string;
 }
+
+/** The Zarr data types fromZarr casts from. */
+export type ZarrCastFrom = DType | 'int64' | 'uint64';
 
 /** Params of 'zarr-read' and 'zarr-write': an array and the region of the block. */
 export interface ZarrRegionParams {
@@ -102,11 +111,62 @@ function typedData(zarr: ZarrModule, data: unknown, dtype: DType): TypedArray {
   );
 }
 
+/**
+ * 64-bit integers (BigInt elements, or one bigint for a 0-d read) as float64 values, each
+ * checked to fit `dtype` when it is an integer dtype: a value that does not raises.
+ */
+function bigValues(p: ZarrRegionParams, data: ArrayLike<bigint>): Float64Array {
+  const { dtype, castFrom, path } = p.array;
+  const range = integerRange(dtype);
+  const out = new Float64Array(data.length);
+  const lo = range === undefined ? 0n : BigInt(range[0]);
+  const hi = range === undefined ? 0n : BigInt(range[1]);
+  for (let i = 0; i < data.length; i++) {
+    const v = data[i]!;
+    if (range !== undefined && (v < lo || v > hi)) {
+      throw new ValueError(
+        `fromZarr: the array at ${JSON.stringify(path)} holds ${v} (${castFrom}), which does not fit dtype '${dtype}'; read it as 'float64' or a wider integer dtype`,
+      );
+    }
+    out[i] = Number(v);
+  }
+  return out;
+}
+
+/** A region read from an array whose Zarr data type `castFrom` is cast to `dtype`. */
+function castRead(zarr: ZarrModule, p: ZarrRegionParams, got: unknown): NDArray {
+  const from = p.array.castFrom!;
+  const { dtype } = p.array;
+  if (from === 'int64' || from === 'uint64') {
+    if (typeof got !== 'object' || got === null) {
+      return castNDArray(new NDArray(bigValues(p, [BigInt(got as bigint)]), [], 'float64'), dtype);
+    }
+    const chunk = got as Zarr.Chunk<Zarr.DataType>;
+    const values = bigValues(p, chunk.data as unknown as ArrayLike<bigint>);
+    return castNDArray(gatherStrided(values, 0, chunk.stride, [...p.count], 'float64'), dtype);
+  }
+  if (typeof got !== 'object' || got === null) {
+    const data = new (typedArrayCtor(from))(1);
+    data[0] = Number(got);
+    return castNDArray(new NDArray(data, [], from), dtype);
+  }
+  const chunk = got as Zarr.Chunk<Zarr.DataType>;
+  const block = gatherStrided(
+    typedData(zarr, chunk.data, from),
+    0,
+    chunk.stride,
+    [...p.count],
+    from,
+  );
+  return castNDArray(block, dtype);
+}
+
 export const zarrKernels: Record<string, AsyncKernel<never>> = {
   'zarr-read': (async (_: Chunk[], p: ZarrRegionParams) => {
     const { zarr } = await loadZarr();
     const arr = await openZarrArray(p.array, true);
     const got = await zarr.get(arr, selection(zarr, p));
+    if (p.array.castFrom !== undefined) return castRead(zarr, p, got);
     const { dtype } = p.array;
     if (typeof got !== 'object' || got === null) {
       // a 0-d read comes back as a scalar

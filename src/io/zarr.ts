@@ -9,7 +9,7 @@ import { checkOptions, describe } from '../array/check-options.ts';
 import type { ComputeOptions } from '../array/compute.ts';
 import { computeBlocks } from '../array/compute.ts';
 import { checkComputeOptions } from '../array/compute-options.ts';
-import type { DType } from '../array/dtype.ts';
+import { checkDType, type DType } from '../array/dtype.ts';
 import { LazyArray } from '../array/lazy-array.ts';
 import { chunkOffsets } from '../chunking/blocks.ts';
 import { normalizeChunks } from '../chunking/normalize.ts';
@@ -22,6 +22,7 @@ import {
   loadZarr,
   openZarrStore,
   type ZarrArrayRef,
+  type ZarrCastFrom,
   type ZarrRegionParams,
   type ZarrStoreRef,
 } from './zarr-io.ts';
@@ -40,6 +41,13 @@ export interface FromZarrOptions {
   path?: string;
   /** Chunk spec (default: the Zarr array's own chunks, so each task reads one Zarr chunk). */
   chunks?: ChunkSpec | Chunks;
+  /**
+   * Cast the values to this dtype as blocks are read (default: the array's own dtype).
+   * Needed for int64 and uint64 arrays, which tessera does not store: to an integer dtype
+   * every value must fit (a block holding one that does not raises ValueError when read,
+   * never wraps); to a float dtype values round to nearest (float64: exact up to 2^53).
+   */
+  dtype?: DType;
 }
 
 /** Options of `toZarr`: the compute options plus overwriting an existing array. */
@@ -87,6 +95,7 @@ const arrayPath = (path: string | undefined): string => (path ?? '/').replace(/^
  * @example
  * const volume = await fromZarr('scans/brain.zarr', { path: 'raw' });
  * const profile = await volume.mean({ axis: [1, 2] }).compute();
+ * const labels = await fromZarr('scans/brain.zarr', { path: 'labels', dtype: 'int32' }); // int64 on disk
  */
 export async function fromZarr(source: string, zarrOpts?: FromZarrOptions): Promise<LazyArray> {
   const opts = checkOptions('fromZarr', zarrOpts);
@@ -108,22 +117,37 @@ export async function fromZarr(source: string, zarrOpts?: FromZarrOptions): Prom
         'the toZarr that wrote it failed or was interrupted before its last chunk; write it again',
     );
   }
-  const dtype = DTYPES[arr.dtype];
-  if (dtype === undefined) {
+  const asked = opts.dtype === undefined ? undefined : checkDType('fromZarr', opts.dtype);
+  const own: ZarrCastFrom | undefined =
+    arr.dtype === 'int64' || arr.dtype === 'uint64' ? arr.dtype : DTYPES[arr.dtype];
+  if (own === undefined) {
     throw new DTypeError(
-      `fromZarr: ${JSON.stringify(source)} holds dtype '${arr.dtype}'; tessera stores float64, float32, int32, int16, int8, uint32, uint16, uint8 and bool`,
+      `fromZarr: ${JSON.stringify(source)} holds dtype '${arr.dtype}'; tessera reads float64, float32, int64, int32, int16, int8, uint64, uint32, uint16, uint8 and bool`,
     );
   }
+  if (asked === undefined && (own === 'int64' || own === 'uint64')) {
+    throw new DTypeError(
+      `fromZarr: ${JSON.stringify(source)} holds ${own}, which tessera does not store; pass { dtype } to cast it on read: an integer dtype the values fit (e.g. 'int32', checked as blocks are read) or 'float64' (exact up to 2^53)`,
+    );
+  }
+  const dtype: DType = asked ?? (own as DType);
   const shape = arr.shape;
   const chunks = normalizeChunks(opts.chunks ?? arr.chunks, shape, {
     dtype,
     fn: 'fromZarr',
   }) as number[][];
   const offsets = chunks.map(chunkOffsets);
-  const array: ZarrArrayRef = { store, path, shape, dtype, chunks: arr.chunks };
+  const array: ZarrArrayRef = {
+    store,
+    path,
+    shape,
+    dtype,
+    chunks: arr.chunks,
+    ...(own !== dtype ? { castFrom: own } : {}),
+  };
   const layer = defineLayer({
     op: 'from-zarr',
-    token: [store, path, shape, arr.chunks, dtype],
+    token: [store, path, shape, arr.chunks, dtype, own],
     deps: [],
     chunks,
     dtype,

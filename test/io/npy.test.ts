@@ -215,7 +215,14 @@ describe('fromNpy', () => {
       () =>
         handMade("{'descr': '<i8', 'fortran_order': False, 'shape': (2,), }", new Uint8Array(16)),
       'DTypeError',
-      ["'<i8'"],
+      ['holds int64', 'pass { dtype }'],
+    ],
+    [
+      'complex data',
+      () =>
+        handMade("{'descr': '<c16', 'fortran_order': False, 'shape': (2,), }", new Uint8Array(32)),
+      'DTypeError',
+      ["'<c16'"],
     ],
     [
       'a structured dtype',

@@ -199,7 +199,8 @@ describe('fromZarr', () => {
       dtype: 'int64',
     });
     expect(String(await rejection(fromZarr(path)))).toContain('DTypeError: fromZarr: "');
-    expect(String(await rejection(fromZarr(path)))).toContain("dtype 'int64'");
+    expect(String(await rejection(fromZarr(path)))).toContain('holds int64');
+    expect(String(await rejection(fromZarr(path)))).toContain('pass { dtype }');
   });
 });
 
