@@ -7,7 +7,7 @@ import { LazyArray } from '../array/lazy-array.ts';
 import { type CoarsenParams, coarsenAxes } from '../backends/cpu-js/reduce/coarsen.ts';
 import type { ReduceParams } from '../backends/cpu-js/reduce/reduce.ts';
 import { formatTuple, formatValue } from '../chunking/format.ts';
-import { ChunkError, DTypeError, ValueError } from '../errors.ts';
+import { ChunkError, ValueError } from '../errors.ts';
 import { defineLayer } from '../graph/define-layer.ts';
 import { normalizeAxis } from './axis-args.ts';
 import { astype } from './elementwise-logic.ts';

@@ -140,8 +140,8 @@ function takeOutputs(
   const uses = new Map<number, [OutputSink | undefined, number][]>();
   table.outputs.forEach((ids, i) => {
     ids.forEach((t, b) => {
-      let list = uses.get(t);
-      if (list === undefined) uses.set(t, (list = []));
+      const list = uses.get(t) ?? [];
+      if (list.length === 0) uses.set(t, list);
       list.push([sinks[i], b]);
     });
   });
