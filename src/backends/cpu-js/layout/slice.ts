@@ -1,7 +1,7 @@
 // Strided n-d copy: out[i…] = x[start + i*step …] per axis; steps may be negative.
 // The core of from-array getters, basic slicing and rechunk splits.
 
-import { allocate } from '../../../array/dtype.ts';
+import { allocate, type TypedArray } from '../../../array/dtype.ts';
 import { NDArray } from '../../../array/ndarray.ts';
 
 /** Per-axis start, step and count of a strided selection. */
@@ -52,11 +52,21 @@ export function sliceND(x: NDArray, sel: StridedSelection): NDArray {
     if (off >= 0) return new NDArray(x.data.subarray(off, off + total), sel.count, x.dtype);
   }
   const out = allocate(x.dtype, total);
-  if (total === 0) return new NDArray(out, sel.count, x.dtype);
+  sliceInto(out, x, sel);
+  return new NDArray(out, sel.count, x.dtype);
+}
+
+/**
+ * Write the strided selection `sel` of `x` into `out` (C order, exactly its size): whole
+ * runs with TypedArray.set where the last axis has unit step, a strided loop otherwise.
+ */
+export function sliceInto(out: TypedArray, x: NDArray, sel: StridedSelection): void {
+  const nd = x.shape.length;
+  if (out.length === 0) return;
   const src = x.data;
   if (nd === 0) {
     out[0] = src[0]!;
-    return new NDArray(out, [], x.dtype);
+    return;
   }
   const strides = new Array<number>(nd);
   for (let ax = nd - 1, acc = 1; ax >= 0; ax--) {
@@ -89,7 +99,6 @@ export function sliceND(x: NDArray, sel: StridedSelection): NDArray {
     }
     if (ax < 0) break;
   }
-  return new NDArray(out, sel.count, x.dtype);
 }
 
 /** Write `src` into the region of `dst` starting at `offset` (both C-contiguous, same dtype). */
