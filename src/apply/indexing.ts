@@ -132,6 +132,7 @@ export function mask(x: ArrayLike, m: ArrayLike): LazyArray {
 
 function maskOf(fn: string, x: LazyArray, m: LazyArray): LazyArray {
   checkMask(fn, x, m);
+  if (x.ndim >= 2 && bandsFit(x)) return maskBands(x, rechunk(m, x.chunks));
   const a = rowBands(fn, x);
   const mr = rechunk(m, a.chunks);
   const grid = a.numBlocks;
@@ -151,6 +152,44 @@ function maskOf(fn: string, x: LazyArray, m: LazyArray): LazyArray {
           [1, blk],
         ],
       };
+    },
+  });
+  return new LazyArray(layer);
+}
+
+/** Whether a band of x's blocks (one along axis 0, all along the rest) fits config.chunkBytes. */
+function bandsFit(x: LazyArray): boolean {
+  const rows = x.chunks[0]!;
+  if (rows.includes(null) || x.shape.slice(1).includes(null)) return true;
+  const tallest = (rows as number[]).reduce((mx, r) => Math.max(mx, r), 0);
+  const rest = (x.shape.slice(1) as number[]).reduce((p, s) => p * s, 1);
+  return tallest * rest * itemsize(x.dtype) <= config.chunkBytes;
+}
+
+/**
+ * The mask as one 'compress-band' task per block row of `x` (2-D and up): each reads the
+ * row's blocks of x and of the mask and writes the selected values in C order, so neither
+ * is rechunked into row bands first.
+ */
+function maskBands(x: LazyArray, m: LazyArray): LazyArray {
+  const grid = x.numBlocks;
+  const rest = grid.slice(1);
+  const nb = rest.reduce((p, g) => p * g, 1);
+  const params = { grid: rest };
+  const layer = defineLayer({
+    op: 'mask',
+    deps: [x.layer, m.layer],
+    chunks: [new Array<Size>(grid[0]!).fill(null)],
+    dtype: x.dtype,
+    fusable: false,
+    task: (b) => {
+      const blocks: number[][] = [];
+      for (let k = 0; k < nb; k++) blocks.push([b[0]!, ...unravelBlock(k, rest)]);
+      const inputs: BlockRef[] = [
+        ...blocks.map((blk): BlockRef => [0, blk]),
+        ...blocks.map((blk): BlockRef => [1, blk]),
+      ];
+      return { kernel: 'compress-band', inputs, params };
     },
   });
   return new LazyArray(layer);

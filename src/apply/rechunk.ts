@@ -67,7 +67,8 @@ function rechunkTask(
       const axes = ps.map((_, ax) => ax);
       return { kernel: 'getitem', inputs: [[0, src]], params: { start, step, count, axes } };
     }
-    return { kernel: 'slice', inputs: [[0, src]], params: { start, step, count } };
+    // a split: a contiguous piece is a view of the old block (pieces of a merged block are)
+    return { kernel: 'slice', inputs: [[0, src]], params: { start, step, count, view: true } };
   }
   const inputs: BlockRef[] = [];
   const pieces: MergePiece[] = [];

@@ -65,6 +65,13 @@ export function sliceNormalized(x: LazyArray, norm: NormalizedIndex): LazyArray 
       (a, ax) =>
         a.pieces.length === x.chunks[ax]!.length && a.pieces.every((p, i) => p.block === i),
     );
+  // a plain slice whose blocks map one to one but not in order (negative steps) can still
+  // be read in place by its consumer's fused task
+  const plainOneToOne =
+    !fusable &&
+    norm.outAxes.length === x.ndim &&
+    norm.outAxes.every((a, i) => a === i) &&
+    plan.axes.every((a, ax) => a.pieces.length === x.chunks[ax]!.length);
   const layer = defineLayer({
     op: 'getitem',
     token: [norm.axes, norm.outAxes],
@@ -72,6 +79,7 @@ export function sliceNormalized(x: LazyArray, norm: NormalizedIndex): LazyArray 
     chunks,
     dtype: x.dtype,
     fusable,
+    absorbable: plainOneToOne,
     task: (b) => sliceTask(plan, norm.outAxes, b),
   });
   return new LazyArray(layer);

@@ -18,6 +18,8 @@ export interface LayerSpec {
   chunks: Chunks;
   dtype: DType;
   fusable?: boolean;
+  /** See Layer.absorbable. */
+  absorbable?: boolean;
   task: (block: readonly number[]) => TaskSpec;
   constant?: (block: readonly number[]) => Chunk;
   meta?: Record<string, string | number | boolean>;
@@ -84,6 +86,7 @@ export function defineLayer(given: LayerSpec): Layer {
     chunks: spec.chunks,
     dtype: spec.dtype,
     fusable: spec.fusable ?? false,
+    ...(spec.absorbable ? { absorbable: true } : {}),
     task: spec.task,
   };
   if (spec.constant) layer.constant = spec.constant;

@@ -25,7 +25,9 @@ const sameGrid = (a: Layer, b: Layer): boolean => gridOf(a).join() === gridOf(b)
 
 /** A layer that can be absorbed into its single consumer. */
 function absorbable(g: LayerGraph, layer: Layer, outputs: ReadonlySet<string>): Layer | undefined {
-  if (!layer.fusable || layer.constant || outputs.has(layer.name)) return undefined;
+  if (!(layer.fusable || layer.absorbable) || layer.constant || outputs.has(layer.name)) {
+    return undefined;
+  }
   if (g.outDegree(layer.name) !== 1) return undefined;
   const consumer = g.getNodeAttribute(g.outNeighbors(layer.name)[0]!, 'layer');
   return consumer.fusable && sameGrid(layer, consumer) ? consumer : undefined;

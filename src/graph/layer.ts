@@ -42,6 +42,12 @@ export interface Layer {
    * dep with the same block grid. Chains of such layers fuse into one task per block.
    */
   readonly fusable: boolean;
+  /**
+   * Not blockwise, yet its one-block tasks may join its single consumer's fused task:
+   * `task(b)` reads one block of its one dep, not necessarily block `b` (a slice with a
+   * negative step reads the mirrored block). Nothing fuses into such a layer.
+   */
+  readonly absorbable?: boolean;
   task(block: readonly number[]): TaskSpec;
   /** For source layers: the block value itself (no task runs). */
   constant?(block: readonly number[]): Chunk;

@@ -9,6 +9,7 @@ import { typedArrayCtor } from '../../src/array/dtype.ts';
 import { fromArray } from '../../src/array/from-array.ts';
 import { NDArray, ndarray } from '../../src/array/ndarray.ts';
 import type { IndexItem } from '../../src/chunking/parse-index.ts';
+import { config, configure } from '../../src/config.ts';
 import { expectThrow } from '../helpers/expect-throw.ts';
 import {
   arbShapeAndChunks,
@@ -119,6 +120,44 @@ describe('mask', () => {
       }),
       { numRuns: 80 },
     );
+  });
+
+  test.each<[string, number]>([
+    ['one band task per block row', 128 * 2 ** 20],
+    ['row bands rechunked first (bands over chunkBytes)', 64],
+  ])('random 4-d masks, several dtypes, sparse and empty: %s', async (_, chunkBytes) => {
+    const saved = config.chunkBytes;
+    configure({ chunkBytes });
+    try {
+      await fc.assert(
+        fc.asyncProperty(
+          arbShapeAndChunks(4, 6),
+          fc.constantFrom('float64', 'int32', 'uint8', 'float32'),
+          fc.constantFrom(0, 0.1, 0.5, 1),
+          async ({ shape, chunks, seed }, dtype, density) => {
+            const dense = randomDense(shape, dtype, seed);
+            const r = rng(seed + 3);
+            const m = new NDArray(
+              Uint8Array.from({ length: dense.size }, () => (r() < density ? 1 : 0)),
+              shape,
+              'bool',
+            );
+            const y = mask(fromArray(dense, { chunks }), fromArray(m, { chunks }));
+            expectArray(await compute(y), denseMask(dense, m));
+          },
+        ),
+        { numRuns: 60 },
+      );
+    } finally {
+      configure({ chunkBytes: saved });
+    }
+  });
+
+  test('zero-size axes give an empty selection', async () => {
+    const dense = randomDense([3, 0, 4], 'float64', 5);
+    const m = randomDense([3, 0, 4], 'bool', 6);
+    const y = mask(fromArray(dense, { chunks: [2, 1, 3] }), fromArray(m, { chunks: [2, 1, 3] }));
+    expectArray(await compute(y), denseMask(dense, m));
   });
 
   test('x.get(boolLazyArray) is mask', async () => {

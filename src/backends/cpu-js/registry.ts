@@ -14,6 +14,7 @@ import { elementwiseKernels } from './elementwise/elementwise.ts';
 import { ewReduceKernels } from './elementwise/ew-reduce.ts';
 import { viewKernels } from './elementwise/ew-view.ts';
 import { fftKernels } from './fft/fft-axis.ts';
+import { compressKernels } from './layout/compress.ts';
 import { gatherKernels } from './layout/gather.ts';
 import { layoutKernels } from './layout/layout.ts';
 import { overlapKernels } from './layout/overlap.ts';
@@ -95,6 +96,7 @@ registerKernels({
 });
 
 registerKernels(gatherKernels);
+registerKernels(compressKernels);
 registerKernels(takeIndexedKernels);
 registerKernels(layoutKernels);
 registerKernels(sortKernels);

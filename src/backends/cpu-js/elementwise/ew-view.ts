@@ -1,11 +1,11 @@
 // Elementwise expressions over strided views of their input blocks: a slice or a transpose
 // of a source block is read in place by the compiled loop instead of being copied first.
 
-import { allocate, type DType, type TypedArray } from '../../../array/dtype.ts';
+import { allocate, type DType, type TypedArray, typedArrayCtor } from '../../../array/dtype.ts';
 import { cStrides, NDArray, shapeSize } from '../../../array/ndarray.ts';
 import { arrayBlock } from '../../../kernels/array-block.ts';
 import type { Chunk, Kernel } from '../../../kernels/types.ts';
-import { sliceND } from '../layout/slice.ts';
+import { sliceInto, sliceND } from '../layout/slice.ts';
 import { broadcastBlockShapes, compileLoop, simplifyStrides } from './elementwise.ts';
 import type { Expr } from './expr.ts';
 
@@ -37,11 +37,12 @@ export interface Operand {
 }
 
 /** Input `block` read through `view` (null: all of it), without copying its data. */
-export function operand(block: NDArray, view: InputView | null): Operand {
+export function operand(block: NDArray, view: InputView | null, slot = -1): Operand {
   if (view === null) return { ...block, strides: cStrides(block.shape) };
   if (view.step.some((s) => s < 0)) {
-    // a reversed view would start before its first element: copy the selection instead
-    const copy = sliceND(block, view);
+    // a reversed view would start before its first element: copy the selection instead,
+    // into this thread's scratch for operand `slot` (warm memory) when one is given
+    const copy = reversedCopy(block, view, slot);
     return operand(copy, view.axes ? { ...fullView(copy.shape), axes: view.axes } : null);
   }
   const st = cStrides(block.shape);
@@ -55,6 +56,28 @@ export function operand(block: NDArray, view: InputView | null): Operand {
     shape: axes.map((a) => view.count[a]!),
     strides: axes.map((a) => selStrides[a]!),
   };
+}
+
+/** Largest reversed view copied into scratch (elements); larger ones get a fresh block. */
+const SCRATCH_LIMIT = 2 ** 21;
+const scratch = new Map<string, TypedArray>();
+
+/**
+ * The selection `view` of `block` copied into this thread's scratch buffer for operand
+ * `slot` (reused by every later evaluation: valid until the next kernel call on this thread).
+ */
+function reversedCopy(block: NDArray, view: InputView, slot: number): NDArray {
+  const size = shapeSize(view.count);
+  if (slot < 0 || size > SCRATCH_LIMIT) return sliceND(block, view);
+  const key = `${block.dtype}:${slot}`;
+  let buf = scratch.get(key);
+  if (buf === undefined || buf.length < size) {
+    buf = new (typedArrayCtor(block.dtype))(size);
+    scratch.set(key, buf);
+  }
+  const out = buf.subarray(0, size);
+  sliceInto(out, block, view);
+  return new NDArray(out, view.count, block.dtype);
 }
 
 function fullView(shape: readonly number[]): InputView {
@@ -126,7 +149,7 @@ export class TileEvaluator {
 
 /** The evaluator of `p` over `inputs` (blocks read through their views). */
 export function viewEvaluator(inputs: readonly Chunk[], p: EwViewParams): TileEvaluator {
-  const ops = inputs.map((c, k) => operand(arrayBlock(c, 'ew-view'), p.views[k] ?? null));
+  const ops = inputs.map((c, k) => operand(arrayBlock(c, 'ew-view'), p.views[k] ?? null, k));
   return new TileEvaluator(p.expr, p.dtype ?? ops[0]!.dtype, ops);
 }
 

@@ -193,16 +193,6 @@ function take(inputs: Chunk[], p: TakeParams): NDArray {
   return new NDArray(out, shape, first.dtype);
 }
 
-function compress(inputs: Chunk[]): NDArray {
-  const x = arrayBlock(inputs[0], 'gather');
-  const m = arrayBlock(inputs[1], 'gather').data;
-  let n = 0;
-  for (let i = 0; i < m.length; i++) if (m[i] !== 0) n++;
-  const out = allocate(x.dtype, n);
-  for (let i = 0, o = 0; i < m.length; i++) if (m[i] !== 0) out[o++] = x.data[i]!;
-  return new NDArray(out, [n], x.dtype);
-}
-
 function setRegion(inputs: Chunk[], p: SetRegionParams): NDArray {
   const out = copyOf(arrayBlock(inputs[0], 'gather'));
   const dt = out.dtype;
@@ -258,8 +248,6 @@ export const gatherKernels: Record<string, Kernel<never>> = {
   'rechunk-merge': rechunkMerge as Kernel<never>,
   /** Gather along one axis from several input blocks. */
   take: take as Kernel<never>,
-  /** Values where a same-shape mask block is true, flattened in C order. */
-  compress: compress as Kernel<never>,
   /** A copy of the block with a strided region assigned from a scalar or a value block. */
   'set-region': setRegion as Kernel<never>,
   /** A copy of the block where mask is true takes a scalar or a broadcast value block. */

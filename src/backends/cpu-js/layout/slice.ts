@@ -1,7 +1,7 @@
 // Strided n-d copy: out[i…] = x[start + i*step …] per axis; steps may be negative.
 // The core of from-array getters, basic slicing and rechunk splits.
 
-import { allocate } from '../../../array/dtype.ts';
+import { allocate, type TypedArray } from '../../../array/dtype.ts';
 import { NDArray } from '../../../array/ndarray.ts';
 
 /** Per-axis start, step and count of a strided selection. */
@@ -9,6 +9,34 @@ export interface StridedSelection {
   readonly start: readonly number[];
   readonly step: readonly number[];
   readonly count: readonly number[];
+  /**
+   * The result may share the block's memory when the selection is one contiguous run
+   * (rechunk splits: NumPy's basic slices are views too). Unset: always a fresh copy.
+   */
+  readonly view?: boolean;
+}
+
+/**
+ * Where a selection of a C-contiguous block of `shape` is one contiguous run: its first
+ * element's offset, else -1. Leading axes take one index, one axis any unit-step range,
+ * and every axis after it is whole.
+ */
+export function contiguousRun(shape: readonly number[], sel: StridedSelection): number {
+  const nd = shape.length;
+  let ax = 0;
+  while (ax < nd - 1 && sel.count[ax] === 1) ax++;
+  if (ax < nd && sel.step[ax] !== 1 && sel.count[ax]! > 1) return -1;
+  for (let b = ax + 1; b < nd; b++) {
+    if (sel.start[b] !== 0 || sel.count[b] !== shape[b] || sel.step[b] !== 1) return -1;
+  }
+  let off = 0;
+  const strides = new Array<number>(nd);
+  for (let a = nd - 1, acc = 1; a >= 0; a--) {
+    strides[a] = acc;
+    acc *= shape[a]!;
+  }
+  for (let a = 0; a < nd; a++) off += sel.start[a]! * strides[a]!;
+  return off;
 }
 
 /**
@@ -19,12 +47,26 @@ export interface StridedSelection {
 export function sliceND(x: NDArray, sel: StridedSelection): NDArray {
   const nd = x.shape.length;
   const total = sel.count.reduce((a, b) => a * b, 1);
+  if (sel.view === true && total > 0 && nd > 0) {
+    const off = contiguousRun(x.shape, sel);
+    if (off >= 0) return new NDArray(x.data.subarray(off, off + total), sel.count, x.dtype);
+  }
   const out = allocate(x.dtype, total);
-  if (total === 0) return new NDArray(out, sel.count, x.dtype);
+  sliceInto(out, x, sel);
+  return new NDArray(out, sel.count, x.dtype);
+}
+
+/**
+ * Write the strided selection `sel` of `x` into `out` (C order, exactly its size): whole
+ * runs with TypedArray.set where the last axis has unit step, a strided loop otherwise.
+ */
+export function sliceInto(out: TypedArray, x: NDArray, sel: StridedSelection): void {
+  const nd = x.shape.length;
+  if (out.length === 0) return;
   const src = x.data;
   if (nd === 0) {
     out[0] = src[0]!;
-    return new NDArray(out, [], x.dtype);
+    return;
   }
   const strides = new Array<number>(nd);
   for (let ax = nd - 1, acc = 1; ax >= 0; ax--) {
@@ -57,7 +99,6 @@ export function sliceND(x: NDArray, sel: StridedSelection): NDArray {
     }
     if (ax < 0) break;
   }
-  return new NDArray(out, sel.count, x.dtype);
 }
 
 /** Write `src` into the region of `dst` starting at `offset` (both C-contiguous, same dtype). */

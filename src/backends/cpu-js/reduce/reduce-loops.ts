@@ -24,7 +24,21 @@ export const sumRuns: RunOp = {
     }
   },
   accumulateRows(src, s, ss, rows, n, acc, o, os) {
-    for (let g = 0; g < rows; g++, s += ss, o += os) {
+    let g = 0;
+    // rows landing on one output row (a reduced leading axis): four at a time, so the
+    // running row is read and written once per four input rows; added left to right, so
+    // the sums are bit for bit those of one row at a time (the fused paths' order)
+    if (os === 0) {
+      for (; g + 3 < rows; g += 4, s += 4 * ss) {
+        const s1 = s + ss;
+        const s2 = s1 + ss;
+        const s3 = s2 + ss;
+        for (let i = 0; i < n; i++) {
+          acc[o + i] = acc[o + i]! + src[s + i]! + src[s1 + i]! + src[s2 + i]! + src[s3 + i]!;
+        }
+      }
+    }
+    for (; g < rows; g++, s += ss, o += os) {
       for (let i = 0; i < n; i++) acc[o + i] = acc[o + i]! + src[s + i]!;
     }
   },
@@ -176,9 +190,27 @@ export const sqdevRuns: RunOp = {
     }
   },
   accumulateRows(src, s, ss, rows, n, acc, o, os, aux) {
-    for (let g = 0; g < rows; g++, s += ss, o += os) {
+    const mean = aux!;
+    let g = 0;
+    // as sumRuns: four rows per pass over the running row when they share it
+    if (os === 0) {
+      for (; g + 3 < rows; g += 4, s += 4 * ss) {
+        const s1 = s + ss;
+        const s2 = s1 + ss;
+        const s3 = s2 + ss;
+        for (let i = 0; i < n; i++) {
+          const m = mean[o + i]!;
+          const d0 = src[s + i]! - m;
+          const d1 = src[s1 + i]! - m;
+          const d2 = src[s2 + i]! - m;
+          const d3 = src[s3 + i]! - m;
+          acc[o + i] = acc[o + i]! + d0 * d0 + d1 * d1 + d2 * d2 + d3 * d3;
+        }
+      }
+    }
+    for (; g < rows; g++, s += ss, o += os) {
       for (let i = 0; i < n; i++) {
-        const d = src[s + i]! - aux![o + i]!;
+        const d = src[s + i]! - mean[o + i]!;
         acc[o + i] = acc[o + i]! + d * d;
       }
     }

@@ -108,15 +108,22 @@ export function reducedShape(
   return { shape: out, count };
 }
 
+/** Operations whose value over one element is that element. */
+const UNIT_EXACT: ReadonlySet<MonoidOp> = new Set(['sum', 'mean', 'prod', 'min', 'max']);
+
 /** Reduce one input block: [values, count]. */
 export function monoidPartial(x: NDArray, p: MonoidParams): Chunk {
   const m = monoids[p.op];
   const block = p.castTo === undefined ? x : convertBlock(x, p.castTo);
-  const layout = runLayout(block.shape, p.axes);
   const accDtype = m.accDtype(block.dtype);
+  const { shape, count } = reducedShape(block.shape, p.axes);
+  // reduced axes of extent 1 (a stacked block): the partial is the block itself, not a copy
+  if (count === 1 && accDtype === block.dtype && UNIT_EXACT.has(p.op)) {
+    return [new NDArray(block.data, shape, accDtype), scalarBlock(1)];
+  }
+  const layout = runLayout(block.shape, p.axes);
   const acc = allocate(accDtype, layout.outSize).fill(m.identity(accDtype));
   reduceRuns(m.runs(p.dtype), layout, block.data, acc);
-  const { shape, count } = reducedShape(block.shape, p.axes);
   return [new NDArray(acc, shape, accDtype), scalarBlock(count)];
 }
 

@@ -42,6 +42,10 @@ export function cumsumBlock(x: NDArray, axis: number, dtype: DType, op: ScanOp =
     }
     return new NDArray(out, x.shape, dtype);
   }
+  if (out instanceof Float64Array && src instanceof Float64Array) {
+    scanRows64(out, src, pre, n, post, prod);
+    return new NDArray(out, x.shape, dtype);
+  }
   const run = new Float64Array(post);
   for (let i = 0; i < pre; i++) {
     run.fill(unit);
@@ -56,6 +60,32 @@ export function cumsumBlock(x: NDArray, axis: number, dtype: DType, op: ScanOp =
     }
   }
   return new NDArray(out, x.shape, dtype);
+}
+
+/**
+ * The float64 scan along a non-last axis: the first row copied, then each row is the row
+ * before it (in `out`, still in cache) combined with the input row — one tight loop per
+ * row with no running buffer and the operation chosen outside the loop.
+ */
+function scanRows64(
+  out: Float64Array,
+  src: Float64Array,
+  pre: number,
+  n: number,
+  post: number,
+  prod: boolean,
+): void {
+  for (let i = 0; i < pre; i++) {
+    const base = i * n * post;
+    if (n === 0) continue;
+    out.set(src.subarray(base, base + post), base);
+    for (let k = 1; k < n; k++) {
+      const row = base + k * post;
+      const prev = row - post;
+      if (prod) for (let q = 0; q < post; q++) out[row + q] = out[prev + q]! * src[row + q]!;
+      else for (let q = 0; q < post; q++) out[row + q] = out[prev + q]! + src[row + q]!;
+    }
+  }
 }
 
 /** The last slice along `axis` of a scanned block (zeros for an empty one), axis kept as 1. */
@@ -78,13 +108,13 @@ export function addCarry(x: NDArray, carry: NDArray, axis: number, op: ScanOp = 
   const out = allocate(x.dtype, x.size);
   const src = x.data;
   const c = carry.data;
+  const prod = op === 'prod';
   for (let i = 0; i < pre; i++) {
+    const ci = i * post;
     for (let k = 0; k < n; k++) {
       const row = (i * n + k) * post;
-      for (let q = 0; q < post; q++) {
-        out[row + q] =
-          op === 'prod' ? src[row + q]! * c[i * post + q]! : src[row + q]! + c[i * post + q]!;
-      }
+      if (prod) for (let q = 0; q < post; q++) out[row + q] = src[row + q]! * c[ci + q]!;
+      else for (let q = 0; q < post; q++) out[row + q] = src[row + q]! + c[ci + q]!;
     }
   }
   return new NDArray(out, x.shape, x.dtype);

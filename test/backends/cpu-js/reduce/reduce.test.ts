@@ -105,6 +105,64 @@ describe('one block, any axes', () => {
   });
 });
 
+// tall blocks reach the four-rows-at-a-time loops of reductions along leading axes
+const arbTall = fc
+  .record({
+    rows: fc.integer({ min: 0, max: 23 }),
+    rest: fc.array(fc.integer({ min: 1, max: 6 }), { minLength: 1, maxLength: 2 }),
+    lead: fc.integer({ min: 1, max: 2 }),
+    seed: fc.integer({ min: 1, max: 1e6 }),
+  })
+  .map(({ rows, rest, lead, seed }) => {
+    const shape = [rows, ...rest];
+    return { shape, axes: shape.slice(0, Math.min(lead, shape.length - 1)).map((_, i) => i), seed };
+  });
+
+describe('tall blocks reduced along leading axes', () => {
+  test.each<[ReduceParams['op'], DType, DType, Fold]>([
+    ['sum', 'float64', 'float64', folds.sum],
+    ['sum', 'float32', 'float32', folds.sum],
+    ['mean', 'int32', 'float64', folds.mean],
+  ])('%s of %s', (op, dtype, out, fold) => {
+    fc.assert(
+      fc.property(arbTall, ({ shape, axes, seed }) => {
+        const x = randomDense(shape, dtype, seed);
+        const p = { op, axes, dtype: out } as ReduceParams;
+        const got = aggregate([monoidPartial(x, p as never)], { ...p, keepdims: false });
+        expectArray(got, denseReduce(x, axes, false, out, fold), out === 'float32' ? 1e-5 : 1e-9);
+      }),
+      { numRuns: 60 },
+    );
+  });
+
+  test('moments of tall blocks equal a two-pass dense reference', () => {
+    fc.assert(
+      fc.property(arbTall, ({ shape, axes, seed }) => {
+        if (shape[0] === 0) return; // the mean of nothing is NaN in the reference, 0 here
+        const x = randomDense(shape, 'float64', seed);
+        const p = { op: 'var', axes, correction: 0, sqrt: false, dtype: 'float64' } as const;
+        const [, mean, m2] = momentPartial(x, p) as NDArray[];
+        const wantMean = denseReduce(x, axes, true, 'float64', folds.mean);
+        expectArray(mean!, wantMean, 1e-9);
+        // M2 = Σ (x - mean)²: the mean is broadcast back over the reduced axes
+        const inner =
+          x.size /
+          Math.max(
+            1,
+            shape.slice(0, axes.length).reduce((a, b) => a * b, 1),
+          );
+        const want = new Float64Array(inner);
+        for (let i = 0; i < x.size; i++) {
+          const d = x.data[i]! - wantMean.data[i % inner]!;
+          want[i % inner] = want[i % inner]! + d * d;
+        }
+        expectArray(m2!, new NDArray(want, m2!.shape, 'float64'), 1e-9);
+      }),
+      { numRuns: 60 },
+    );
+  });
+});
+
 /** Split a 1-d array into pieces at `cuts` and merge their partials in one group. */
 function pieces(x: Float64Array, cuts: number[]): NDArray[] {
   const edges = [0, ...cuts.filter((c) => c > 0 && c < x.length).sort((a, b) => a - b), x.length];
@@ -152,6 +210,47 @@ describe('merges', () => {
 });
 
 describe('scan kernels', () => {
+  test.each<[DType, 'sum' | 'prod']>([
+    ['float64', 'sum'],
+    ['float64', 'prod'],
+    ['float32', 'sum'],
+    ['int32', 'sum'],
+  ])('cumsumBlock of %s (%s) along every axis equals a running dense scan', (dtype, op) => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.integer({ min: 0, max: 6 }), { minLength: 1, maxLength: 3 }),
+        fc.nat(),
+        fc.integer({ min: 1, max: 1e6 }),
+        (shape, a, seed) => {
+          const axis = a % shape.length;
+          const x = randomDense(shape, dtype, seed);
+          const post = shape.slice(axis + 1).reduce((p, v) => p * v, 1);
+          const n = shape[axis]!;
+          const want = new Float64Array(x.size);
+          for (let i = 0; i < x.size; i++) {
+            const k = Math.floor(i / post) % n;
+            const v = Number(x.data[i]!);
+            want[i] = k === 0 ? v : op === 'prod' ? want[i - post]! * v : want[i - post]! + v;
+          }
+          const got = cumsumBlock(x, axis, dtype === 'float32' ? 'float32' : 'float64', op);
+          expectArray(
+            new NDArray(Float64Array.from(got.data), got.shape, 'float64'),
+            new NDArray(want, shape, 'float64'),
+            dtype === 'float32' ? 1e-5 : 1e-9,
+          );
+          const carry = lastSlice(got, axis);
+          const added = addCarry(got, carry, axis, op);
+          for (let i = 0; i < x.size; i++) {
+            const c = carry.data[Math.floor(i / (post * n)) * post + (i % post)]!;
+            const w = op === 'prod' ? got.data[i]! * c : got.data[i]! + c;
+            expect(added.data[i]).toBeCloseTo(dtype === 'float32' ? Math.fround(w) : w, 9);
+          }
+        },
+      ),
+      { numRuns: 60 },
+    );
+  });
+
   test('cumsumBlock, lastSlice and addCarry along the middle axis', () => {
     const x = new NDArray(
       Float64Array.from({ length: 12 }, (_, i) => i),
