@@ -100,10 +100,10 @@ function column(n: number, fill: number): number[] {
 
 /**
  * Records a run's task stream as the scheduler reports it (a TaskTrace). A task costs a few
- * stores into typed-array columns: no object, string or closure is made or kept per task
- * (keeping a hundred thousand young strings made every scavenge slow), the clock is the
- * scheduler's, kernels and lanes are interned. Keys and ops come from the task table, by
- * task id, only when the profile is built; `profile()` gives the JSON.
+ * stores into preallocated number columns (see column): no object, string or closure is made
+ * or kept per task (keeping a hundred thousand young strings made every scavenge slow), the
+ * clock is the scheduler's, kernels and lanes are interned. Keys and ops come from the task
+ * table, by task id, only when the profile is built; `profile()` gives the JSON.
  * @example
  * const rec = new ProfileRecorder('threads', 4, table);
  * await runTasks(table, executor, { priority, trace: rec });
