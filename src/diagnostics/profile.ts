@@ -86,21 +86,28 @@ export interface ProfileError {
   readonly kernel?: string;
 }
 
-/**
- * A column for `n` tasks: a plain array filled with `fill` (0 for integers, 0.5 for times, so
- * its elements are unboxed doubles from the start), on the JS heap. Typed arrays were tried:
- * their megabytes of backing store, allocated per compute outside the heap, made V8 run a
- * full mark-compact in most profiled runs of 40,000 trivial tasks (none without a profile).
- * A store past its end appends, so a run with more tasks than expected still records them.
- */
-function column(n: number, fill: number): number[] {
-  // one allocation of the final size (pushing would leave its smaller copies to collect)
-  return new Array<number>(n).fill(fill);
+// The recorder's columns are typed arrays: a plain array of a hundred thousand numbers per
+// compute cost more to allocate than recording into it (tens of ns an element, measured here),
+// and did not spare the collector either (either kind set off a full mark-compact in about
+// half of the profiled runs of 40,000 trivial tasks).
+
+/** A typed array twice as long, holding `a`. */
+function grown<T extends Float64Array | Int32Array>(a: T): T {
+  const next = new (a.constructor as new (n: number) => T)(a.length * 2);
+  next.set(a);
+  return next;
+}
+
+/** The first `n` values of `a` as a JSON array (a loop: Array.from on typed arrays is slow). */
+function values(a: Float64Array | Int32Array, n: number): number[] {
+  const out = new Array<number>(n);
+  for (let i = 0; i < n; i++) out[i] = a[i]!;
+  return out;
 }
 
 /**
  * Records a run's task stream as the scheduler reports it (a TaskTrace). A task costs a few
- * stores into preallocated number columns (see column): no object, string or closure is made
+ * stores into preallocated typed-array columns: no object, string or closure is made
  * or kept per task (keeping a hundred thousand young strings made every scavenge slow), the
  * clock is the scheduler's, kernels and lanes are interned. Keys and ops come from the task
  * table, by task id, only when the profile is built; `profile()` gives the JSON.
@@ -121,14 +128,14 @@ export class ProfileRecorder implements TaskTrace {
   private lastLaneId = -1;
   private n = 0;
   /** Columns, one entry per task in the order they finished: its task id, lane, kernel. */
-  private readonly ids: number[];
-  private readonly laneOf: number[];
-  private readonly kernelOf: number[];
+  private ids: Int32Array;
+  private laneOf: Int32Array;
+  private kernelOf: Int32Array;
   /** Milliseconds since startedAt. */
-  private readonly starts: number[];
-  private readonly ends: number[];
-  private readonly bytesIn: number[];
-  private readonly bytesOut: number[];
+  private starts: Float64Array;
+  private ends: Float64Array;
+  private bytesIn: Float64Array;
+  private bytesOut: Float64Array;
   /** Devices of the tasks that ran off the host, by task index (most run on 'cpu'). */
   private readonly devices = new Map<number, string>();
   private readonly spanOnly = new Set<number>();
@@ -147,14 +154,14 @@ export class ProfileRecorder implements TaskTrace {
     readonly workers: number,
     private readonly table: TaskTable,
   ) {
-    const expected = runnableCount(table);
-    this.ids = column(expected, 0);
-    this.laneOf = column(expected, 0);
-    this.kernelOf = column(expected, 0);
-    this.starts = column(expected, 0.5);
-    this.ends = column(expected, 0.5);
-    this.bytesIn = column(expected, 0);
-    this.bytesOut = column(expected, 0);
+    const expected = Math.max(16, runnableCount(table));
+    this.ids = new Int32Array(expected);
+    this.laneOf = new Int32Array(expected);
+    this.kernelOf = new Int32Array(expected);
+    this.starts = new Float64Array(expected);
+    this.ends = new Float64Array(expected);
+    this.bytesIn = new Float64Array(expected);
+    this.bytesOut = new Float64Array(expected);
     this.sample(this.startedAt, 0);
   }
 
@@ -179,6 +186,7 @@ export class ProfileRecorder implements TaskTrace {
     if (lane !== this.lastLane) this.internLane(lane);
     if (task.kernel !== this.lastKernel) this.internKernel(task.kernel);
     const i = this.n++;
+    if (i === this.ids.length) this.grow();
     const inputs = task.inputs;
     let inBytes = 0;
     for (let k = 0; k < inputs.length; k++) inBytes += chunkBytes(inputs[k]!);
@@ -209,6 +217,16 @@ export class ProfileRecorder implements TaskTrace {
     if (k < 0) k = this.kernelNames.push(kernel) - 1;
     this.lastKernel = kernel;
     this.lastKernelId = k;
+  }
+
+  private grow(): void {
+    this.ids = grown(this.ids);
+    this.laneOf = grown(this.laneOf);
+    this.kernelOf = grown(this.kernelOf);
+    this.starts = grown(this.starts);
+    this.ends = grown(this.ends);
+    this.bytesIn = grown(this.bytesIn);
+    this.bytesOut = grown(this.bytesOut);
   }
 
   live(bytes: number): void {
@@ -289,7 +307,8 @@ export class ProfileRecorder implements TaskTrace {
    */
   profile(): Profile {
     const n = this.count;
-    // what the columns hold now: later tasks (a profile taken mid-run) do not leak in
+    // the columns as they are now (a later grow() replaces them; entries below n never
+    // change): a profile taken mid-run does not see later tasks
     const { ids, laneOf, kernelOf, starts, ends, bytesIn, bytesOut } = this;
     const names = [...this.kernelNames];
     const devices = [...this.devices].filter(([i]) => i < n);
@@ -312,11 +331,11 @@ export class ProfileRecorder implements TaskTrace {
         for (let i = 0; i < n; i++) kernel[i] = names[kernelOf[i]!]!;
         return kernel;
       },
-      lane: () => laneOf.slice(0, n),
-      start: () => starts.slice(0, n),
-      end: () => ends.slice(0, n),
-      bytesIn: () => bytesIn.slice(0, n),
-      bytesOut: () => bytesOut.slice(0, n),
+      lane: () => values(laneOf, n),
+      start: () => values(starts, n),
+      end: () => values(ends, n),
+      bytesIn: () => values(bytesIn, n),
+      bytesOut: () => values(bytesOut, n),
       device: () => {
         const device = new Array<string>(n).fill('cpu');
         for (const [i, d] of devices) device[i] = d;

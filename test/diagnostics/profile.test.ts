@@ -242,5 +242,12 @@ describe('a failed compute still delivers its profile', () => {
     expect(early.tasks.end).toEqual([1]);
     expect(rec.profile().tasks.key).toHaveLength(ids.length);
     expect(rec.profile().tasks.spanOnly).toHaveLength(ids.length - 1);
+    // more tasks than the table has room for (the columns grow): each is kept
+    for (let k = 0; k < 3 * ids.length; k++)
+      rec.ran(payload(ids[0]!), [], 'main', t0, t0 + k, false);
+    const grownProfile = rec.profile();
+    expect(grownProfile.tasks.end).toHaveLength(4 * ids.length);
+    expect(grownProfile.tasks.end.at(-1)).toBe(3 * ids.length - 1);
+    expect(early.tasks.end).toEqual([1]);
   });
 });
