@@ -280,6 +280,7 @@ export {
 export {
   type MemorySample,
   type Profile,
+  type ProfileError,
   type ProfileTask,
   type ProfileTasks,
   profileTasks,

@@ -60,8 +60,9 @@ export interface ComputeOptions {
   profile?: boolean | string;
   /**
    * Receives the profile (JSON; `profileTasks(p)` gives its tasks as rows) when the compute
-   * has succeeded, before it resolves; implies `profile: true`. A failed compute delivers
-   * none (an open dashboard shows its error and the failing task's key).
+   * has ended, before it resolves or rejects; implies `profile: true`. A failed compute
+   * delivers the tasks that ran before it failed and `profile.error` (its message, and the
+   * failing task's key and kernel when a task failed), then rejects with its own error.
    */
   onProfile?: (profile: Profile) => void;
 }
@@ -181,7 +182,7 @@ async function runLayers(
     opts.onStats?.(run.stats);
     outputs = run.outputs;
   } catch (e) {
-    profile?.fail(e);
+    await profile?.fail(e);
     try {
       progress?.finish();
     } catch {

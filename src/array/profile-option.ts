@@ -24,8 +24,11 @@ export interface ProfileSession {
   readonly recorder: ProfileRecorder;
   /** The run succeeded: write the report, call onProfile, tell the dashboard. */
   end(): Promise<void>;
-  /** The run failed with `e` (the dashboard shows it with its task key). */
-  fail(e: unknown): void;
+  /**
+   * The run failed with `e`: the report and onProfile still get the tasks that ran and the
+   * error (`Profile.error`); the dashboard shows it with its task key. Never rejects.
+   */
+  fail(e: unknown): Promise<void>;
 }
 
 /** The picture of the graph for a report, or why there is none. */
@@ -56,27 +59,36 @@ export function profileSession(
   if (!wanted && !live) return undefined;
   const recorder = new ProfileRecorder(executor.name, executor.concurrency, table);
   const feed = live ? new LiveFeed(recorder, runnableCount(table)) : undefined;
+  /** Write the report and call onProfile (a throw: ValueError naming the callback). */
+  const deliver = async (): Promise<void> => {
+    const profile = recorder.profile();
+    if (typeof opts.profile === 'string') {
+      const [svg, note] = await graphPicture(layers);
+      writeProfileHtml(opts.profile, profile, svg, note);
+    }
+    try {
+      opts.onProfile?.(profile);
+    } catch (e) {
+      const why = e instanceof Error ? e.message : String(e);
+      throw new ValueError(`compute: the onProfile callback threw: ${why}`, { cause: e });
+    }
+  };
   return {
     recorder,
     async end() {
       recorder.end();
       feed?.end();
-      if (!wanted) return;
-      const profile = recorder.profile();
-      if (typeof opts.profile === 'string') {
-        const [svg, note] = await graphPicture(layers);
-        writeProfileHtml(opts.profile, profile, svg, note);
-      }
-      try {
-        opts.onProfile?.(profile);
-      } catch (e) {
-        const why = e instanceof Error ? e.message : String(e);
-        throw new ValueError(`compute: the onProfile callback threw: ${why}`, { cause: e });
-      }
+      if (wanted) await deliver();
     },
-    fail(e) {
-      recorder.end();
+    async fail(e) {
+      recorder.fail(e);
       feed?.fail(e);
+      if (!wanted) return;
+      try {
+        await deliver();
+      } catch {
+        // the run's own error is the one the compute rejects with
+      }
     },
   };
 }

@@ -38,5 +38,5 @@ svg.timeline,canvas.timeline,svg.memory{width:100%;height:auto;border:1px solid 
 rect.task{stroke:#fff;stroke-width:0.3}rect.span-only{opacity:.55}
 table{border-collapse:collapse}td,th{padding:3px 10px;border-bottom:1px solid #e9ecef;text-align:right}
 td:first-child,th:first-child{text-align:left}
-.graph svg{max-width:100%;height:auto}
+.graph svg{max-width:100%;height:auto}.error{color:#c92a2a}
 `;

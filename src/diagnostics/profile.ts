@@ -1,7 +1,7 @@
 // The task stream of a compute (Dask's performance_report data): per task its worker lane,
 // start, end, kernel, bytes in and out and device; host memory and live chunk bytes over time.
 
-import type { TaskTable } from '../graph/materialize.ts';
+import { runnableCount, type TaskTable, unravel } from '../graph/materialize.ts';
 import type { Chunk } from '../kernels/types.ts';
 import { chunkBytes } from '../workers/scheduler.ts';
 import { epochNow } from '../workers/task-timing.ts';
@@ -69,38 +69,48 @@ export interface Profile {
   /** Every task that ran, once, in the order they finished (columns; see profileTasks). */
   readonly tasks: ProfileTasks;
   readonly memory: readonly MemorySample[];
+  /** Present when the compute failed: why (the tasks are those that ran before). */
+  readonly error?: ProfileError;
 }
 
 /** Memory is sampled at most this often (ms), plus at the start and the end. */
 const SAMPLE_MS = 10;
 
-/** A column of numbers (times, byte counts), allocated for the expected count at once. */
-class Column {
-  data: Float64Array;
-  constructor(capacity: number) {
-    this.data = new Float64Array(Math.max(16, capacity));
-  }
-  set(i: number, v: number): void {
-    if (i >= this.data.length) {
-      const next = new Float64Array(this.data.length * 2);
-      next.set(this.data);
-      this.data = next;
-    }
-    this.data[i] = v;
-  }
-  /** The first `n` values as a JSON array (a loop: Array.from on typed arrays is slow). */
-  values(n: number): number[] {
-    const out = new Array<number>(n);
-    const d = this.data;
-    for (let i = 0; i < n; i++) out[i] = d[i]!;
-    return out;
-  }
+/** Why a compute failed, in its profile. */
+export interface ProfileError {
+  /** The error's class name ('TaskError', 'CancelledError', …). */
+  readonly name: string;
+  readonly message: string;
+  /** The key of the task that failed, when one did. */
+  readonly key?: string;
+  readonly kernel?: string;
+}
+
+// The recorder's columns are typed arrays: a plain array of a hundred thousand numbers per
+// compute cost more to allocate than recording into it (tens of ns an element, measured here),
+// and did not spare the collector either (either kind set off a full mark-compact in about
+// half of the profiled runs of 40,000 trivial tasks).
+
+/** A typed array twice as long, holding `a`. */
+function grown<T extends Float64Array | Int32Array>(a: T): T {
+  const next = new (a.constructor as new (n: number) => T)(a.length * 2);
+  next.set(a);
+  return next;
+}
+
+/** The first `n` values of `a` as a JSON array (a loop: Array.from on typed arrays is slow). */
+function values(a: Float64Array | Int32Array, n: number): number[] {
+  const out = new Array<number>(n);
+  for (let i = 0; i < n; i++) out[i] = a[i]!;
+  return out;
 }
 
 /**
- * Records a run's task stream as the scheduler reports it (a TaskTrace), in columns so a
- * hundred thousand tasks cost little (numbers and keys only: ops come from the task table when
- * the JSON is built); `profile()` gives the JSON.
+ * Records a run's task stream as the scheduler reports it (a TaskTrace). A task costs a few
+ * stores into preallocated typed-array columns: no object, string or closure is made
+ * or kept per task (keeping a hundred thousand young strings made every scavenge slow), the
+ * clock is the scheduler's, kernels and lanes are interned. Keys and ops come from the task
+ * table, by task id, only when the profile is built; `profile()` gives the JSON.
  * @example
  * const rec = new ProfileRecorder('threads', 4, table);
  * await runTasks(table, executor, { priority, trace: rec });
@@ -110,30 +120,33 @@ export class ProfileRecorder implements TaskTrace {
   readonly startedAt = epochNow();
   private readonly laneIds = new Map<string, number>();
   readonly lanes: string[] = [];
-  /** Task ids (their ops are looked up only when the profile is built) and keys. */
-  private readonly ids: Column;
-  private readonly keys: string[];
   /** Kernel names, and each task's index among them. */
   private readonly kernelNames: string[] = [];
-  private readonly kernelOf: Column;
   private lastKernel = '';
   private lastKernelId = -1;
+  private lastLane = '';
+  private lastLaneId = -1;
   private n = 0;
+  /** Columns, one entry per task in the order they finished: its task id, lane, kernel. */
+  private ids: Int32Array;
+  private laneOf: Int32Array;
+  private kernelOf: Int32Array;
+  /** Milliseconds since startedAt. */
+  private starts: Float64Array;
+  private ends: Float64Array;
+  private bytesIn: Float64Array;
+  private bytesOut: Float64Array;
   /** Devices of the tasks that ran off the host, by task index (most run on 'cpu'). */
   private readonly devices = new Map<number, string>();
   private readonly spanOnly = new Set<number>();
-  private readonly laneOf: Column;
-  private readonly starts: Column;
-  private readonly ends: Column;
-  private readonly bytesIn: Column;
-  private readonly bytesOut: Column;
   readonly memory: MemorySample[] = [];
-  private lastLane = '';
-  private lastLaneId = -1;
   private lastEnd = 0;
   private lastSample = Number.NEGATIVE_INFINITY;
   private liveBytes = 0;
   private endedAt: number | undefined;
+  private failure: ProfileError | undefined;
+  /** Per layer of the table: the start of its tasks' keys and its grid (made when first used). */
+  private keyParts: ([string, number[]] | undefined)[] = [];
 
   /** `table`: the tasks of the run (their keys and ops); room is made for all of them at once. */
   constructor(
@@ -141,16 +154,14 @@ export class ProfileRecorder implements TaskTrace {
     readonly workers: number,
     private readonly table: TaskTable,
   ) {
-    const expected = table.count;
-    this.ids = new Column(expected);
-    // allocated at once: a store by index costs less than a growing push
-    this.keys = new Array<string>(expected);
-    this.kernelOf = new Column(expected);
-    this.laneOf = new Column(expected);
-    this.starts = new Column(expected);
-    this.ends = new Column(expected);
-    this.bytesIn = new Column(expected);
-    this.bytesOut = new Column(expected);
+    const expected = Math.max(16, runnableCount(table));
+    this.ids = new Int32Array(expected);
+    this.laneOf = new Int32Array(expected);
+    this.kernelOf = new Int32Array(expected);
+    this.starts = new Float64Array(expected);
+    this.ends = new Float64Array(expected);
+    this.bytesIn = new Float64Array(expected);
+    this.bytesOut = new Float64Array(expected);
     this.sample(this.startedAt, 0);
   }
 
@@ -172,36 +183,50 @@ export class ProfileRecorder implements TaskTrace {
     end: number,
     spanOnly: boolean,
   ): void {
-    if (lane !== this.lastLane) {
-      let id = this.laneIds.get(lane);
-      if (id === undefined) {
-        id = this.lanes.push(lane) - 1;
-        this.laneIds.set(lane, id);
-      }
-      this.lastLane = lane;
-      this.lastLaneId = id;
-    }
-    if (task.kernel !== this.lastKernel) {
-      let k = this.kernelNames.indexOf(task.kernel);
-      if (k < 0) k = this.kernelNames.push(task.kernel) - 1;
-      this.lastKernel = task.kernel;
-      this.lastKernelId = k;
-    }
+    if (lane !== this.lastLane) this.internLane(lane);
+    if (task.kernel !== this.lastKernel) this.internKernel(task.kernel);
     const i = this.n++;
+    if (i === this.ids.length) this.grow();
     const inputs = task.inputs;
     let inBytes = 0;
     for (let k = 0; k < inputs.length; k++) inBytes += chunkBytes(inputs[k]!);
+    this.ids[i] = task.id;
+    this.laneOf[i] = this.lastLaneId;
+    this.kernelOf[i] = this.lastKernelId;
+    this.starts[i] = start - this.startedAt;
+    this.ends[i] = end - this.startedAt;
+    this.bytesIn[i] = inBytes;
+    this.bytesOut[i] = chunkBytes(value);
+    if (end > this.lastEnd) this.lastEnd = end;
     if (spanOnly) this.spanOnly.add(i);
     if (task.device !== undefined) this.devices.set(i, task.device);
-    this.ids.set(i, task.id);
-    this.keys[i] = task.key;
-    this.kernelOf.set(i, this.lastKernelId);
-    this.laneOf.set(i, this.lastLaneId);
-    this.starts.set(i, start - this.startedAt);
-    this.ends.set(i, end - this.startedAt);
-    this.bytesIn.set(i, inBytes);
-    this.bytesOut.set(i, chunkBytes(value));
-    if (end > this.lastEnd) this.lastEnd = end;
+  }
+
+  private internLane(lane: string): void {
+    let id = this.laneIds.get(lane);
+    if (id === undefined) {
+      id = this.lanes.push(lane) - 1;
+      this.laneIds.set(lane, id);
+    }
+    this.lastLane = lane;
+    this.lastLaneId = id;
+  }
+
+  private internKernel(kernel: string): void {
+    let k = this.kernelNames.indexOf(kernel);
+    if (k < 0) k = this.kernelNames.push(kernel) - 1;
+    this.lastKernel = kernel;
+    this.lastKernelId = k;
+  }
+
+  private grow(): void {
+    this.ids = grown(this.ids);
+    this.laneOf = grown(this.laneOf);
+    this.kernelOf = grown(this.kernelOf);
+    this.starts = grown(this.starts);
+    this.ends = grown(this.ends);
+    this.bytesIn = grown(this.bytesIn);
+    this.bytesOut = grown(this.bytesOut);
   }
 
   live(bytes: number): void {
@@ -217,57 +242,107 @@ export class ProfileRecorder implements TaskTrace {
     this.sample(this.endedAt, this.liveBytes);
   }
 
+  /** The run failed with `e`: it ends, and its profile says why (`Profile.error`). */
+  fail(e: unknown): void {
+    this.end();
+    if (this.failure !== undefined) return;
+    const err = e as { name?: unknown; message?: unknown; key?: unknown; kernel?: unknown };
+    const isObject = typeof e === 'object' && e !== null;
+    this.failure = {
+      name: isObject && typeof err.name === 'string' ? err.name : 'Error',
+      message: isObject && typeof err.message === 'string' ? err.message : String(e),
+      ...(isObject && typeof err.key === 'string' ? { key: err.key } : {}),
+      ...(isObject && typeof err.kernel === 'string' ? { kernel: err.kernel } : {}),
+    };
+  }
+
   private sample(now: number, liveBytes: number): void {
     this.lastSample = now;
     this.memory.push({ t: now - this.startedAt, rss: process.memoryUsage.rss(), liveBytes });
   }
 
+  /** The key of task `id` of the table (as taskKey gives it), from its layer's cached parts. */
+  private key(id: number): string {
+    const { table } = this;
+    const lid = table.layerOf[id]!;
+    let parts = this.keyParts[lid];
+    if (parts === undefined) {
+      const layer = table.layers[lid]!;
+      parts = [`${layer.name}:(`, layer.chunks.map((c) => c.length)];
+      this.keyParts[lid] = parts;
+    }
+    const [head, grid] = parts;
+    const flat = table.blockOf[id]!;
+    if (grid.length === 1) return `${head}${flat})`;
+    return `${head}${unravel(flat, grid).join(',')})`;
+  }
+
+  /** The op of task `id` of the table. */
+  private op(id: number): string {
+    return this.table.layers[this.table.layerOf[id]!]!.op;
+  }
+
   /** Task `i` as JSON. */
   task(i: number): ProfileTask {
-    const id = this.ids.data[i]!;
-    const { table } = this;
+    const id = this.ids[i]!;
     const t: ProfileTask = {
-      key: this.keys[i]!,
-      op: table.layers[table.layerOf[id]!]!.op,
-      kernel: this.kernelNames[this.kernelOf.data[i]!]!,
-      lane: this.laneOf.data[i]!,
-      start: this.starts.data[i]!,
-      end: this.ends.data[i]!,
-      bytesIn: this.bytesIn.data[i]!,
-      bytesOut: this.bytesOut.data[i]!,
+      key: this.key(id),
+      op: this.op(id),
+      kernel: this.kernelNames[this.kernelOf[i]!]!,
+      lane: this.laneOf[i]!,
+      start: this.starts[i]!,
+      end: this.ends[i]!,
+      bytesIn: this.bytesIn[i]!,
+      bytesOut: this.bytesOut[i]!,
       device: this.devices.get(i) ?? 'cpu',
     };
     return this.spanOnly.has(i) ? { ...t, spanOnly: true } : t;
   }
 
-  /** The profile so far (complete once `end()` was called). */
+  /**
+   * The profile so far (complete once `end()` was called; with `error` once `fail()` was).
+   * Its task columns are made when first read (then kept): a caller that reads a few of them,
+   * or none, does not pay for building all of a hundred thousand tasks' strings and arrays;
+   * JSON.stringify, structured clone and spreading read them all, as for plain arrays.
+   */
   profile(): Profile {
     const n = this.count;
-    const { table } = this;
-    const op = new Array<string>(n);
-    const ids = this.ids.data;
-    for (let i = 0; i < n; i++) op[i] = table.layers[table.layerOf[ids[i]!]!]!.op;
-    // most runs use few kernels and only the host: filled, not looked up, where they can be
-    const names = this.kernelNames;
-    const kernel =
-      names.length === 1
-        ? new Array<string>(n).fill(names[0]!)
-        : Array.from({ length: n }, (_, i) => names[this.kernelOf.data[i]!]!);
-    const device = new Array<string>(n).fill('cpu');
-    for (const [i, d] of this.devices) device[i] = d;
-    const numbers = (c: Column): number[] => c.values(n);
-    const tasks: ProfileTasks = {
-      key: this.keys.slice(0, n),
-      op,
-      kernel,
-      lane: numbers(this.laneOf),
-      start: numbers(this.starts),
-      end: numbers(this.ends),
-      bytesIn: numbers(this.bytesIn),
-      bytesOut: numbers(this.bytesOut),
-      device,
-      spanOnly: [...this.spanOnly],
-    };
+    // the columns as they are now (a later grow() replaces them; entries below n never
+    // change): a profile taken mid-run does not see later tasks
+    const { ids, laneOf, kernelOf, starts, ends, bytesIn, bytesOut } = this;
+    const names = [...this.kernelNames];
+    const devices = [...this.devices].filter(([i]) => i < n);
+    const spanOnly = [...this.spanOnly].filter((i) => i < n);
+    const tasks = lazyColumns<ProfileTasks>({
+      key: () => {
+        const key = new Array<string>(n);
+        for (let i = 0; i < n; i++) key[i] = this.key(ids[i]!);
+        return key;
+      },
+      op: () => {
+        const op = new Array<string>(n);
+        for (let i = 0; i < n; i++) op[i] = this.op(ids[i]!);
+        return op;
+      },
+      kernel: () => {
+        // most runs use one kernel: filled, not looked up
+        if (names.length === 1) return new Array<string>(n).fill(names[0]!);
+        const kernel = new Array<string>(n);
+        for (let i = 0; i < n; i++) kernel[i] = names[kernelOf[i]!]!;
+        return kernel;
+      },
+      lane: () => values(laneOf, n),
+      start: () => values(starts, n),
+      end: () => values(ends, n),
+      bytesIn: () => values(bytesIn, n),
+      bytesOut: () => values(bytesOut, n),
+      device: () => {
+        const device = new Array<string>(n).fill('cpu');
+        for (const [i, d] of devices) device[i] = d;
+        return device;
+      },
+      spanOnly: () => spanOnly,
+    });
     return {
       version: 1,
       scheduler: this.scheduler,
@@ -277,8 +352,29 @@ export class ProfileRecorder implements TaskTrace {
       lanes: [...this.lanes],
       tasks,
       memory: [...this.memory],
+      ...(this.failure !== undefined ? { error: this.failure } : {}),
     };
   }
+}
+
+/**
+ * An object whose properties are made by `make` when first read, then kept as ordinary data
+ * properties (enumerable, in `make`'s order, so JSON and equality see plain data).
+ */
+function lazyColumns<T extends object>(make: { [K in keyof T]: () => T[K] }): T {
+  const out = {} as T;
+  for (const name of Object.keys(make) as (keyof T)[]) {
+    Object.defineProperty(out, name, {
+      enumerable: true,
+      configurable: true,
+      get() {
+        const value = make[name]();
+        Object.defineProperty(out, name, { value, enumerable: true, configurable: true });
+        return value;
+      },
+    });
+  }
+  return out;
 }
 
 /**

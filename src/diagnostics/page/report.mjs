@@ -1,5 +1,6 @@
 // The profile report's page script: reads the profile embedded in the page (JSON) and draws its
-// summary, task stream, kernel table and memory. Inlined with draw.mjs; no network.
+// summary (and a failed compute's error), task stream, kernel table and memory. Inlined with
+// draw.mjs; no network.
 
 import { drawMemory, drawTimeline, fillKernelTable, formatBytes, formatMs } from './draw.mjs';
 
@@ -25,6 +26,15 @@ document.getElementById('summary').textContent =
   `${tasks.length} tasks on ${profile.lanes.length} workers (${profile.scheduler}, ` +
   `${profile.workers} at once) in ${formatMs(profile.durationMs)}; ` +
   `busy ${formatMs(busy)}, output ${formatBytes(moved)}`;
+if (profile.error !== undefined) {
+  // a failed compute: the tasks that ran before it failed, and why it failed
+  const { name, message, key } = profile.error;
+  const failed = document.createElement('p');
+  failed.id = 'error';
+  failed.className = 'error';
+  failed.textContent = `failed: ${key ? `task ${key}: ` : ''}${name}: ${message}`;
+  document.getElementById('summary').after(failed);
+}
 drawTimeline(document.getElementById('timeline'), profile.lanes, tasks);
 fillKernelTable(document.querySelector('#kernels tbody'), tasks);
 drawMemory(document.getElementById('memory'), profile.memory);
