@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Fetches Debian's chromium into .tmp/chromium without touching the system (private apt state,
+# Fetches Debian's chromium into .tmp/chromium without touching the system (.ci/apt-private.sh,
 # apt-get download, dpkg-deb -x), with the libraries it needs that the system lacks; prints the exports.
 #
 # Usage: eval "$(bash .ci/chromium.sh)"   — idempotent: a second run only prints the exports.
@@ -36,22 +36,10 @@ missing_packages() {
 if [[ ! -f "$ROOT/.done" ]]; then
   start=$(date +%s%N)
   [[ -f "$ROOT/.downloaded" ]] || rm -rf "$ROOT"
-  mkdir -p "$ROOT/apt/lists/partial" "$ROOT/apt/archives/partial" "$ROOT/debs" "$ROOT/root" \
-    "$ROOT/apt/sources.d"
-  # First stanza of the system's deb822 sources (bookworm main: chromium's security updates
-  # are in the same archive under bookworm-security, added when the system lists it).
-  src=/etc/apt/sources.list.d/debian.sources
-  if [[ -f "$src" ]]; then
-    cp "$src" "$ROOT/apt/sources.d/debian.sources"
-  else
-    printf '%s\n' 'Types: deb' 'URIs: http://deb.debian.org/debian' \
-      'Suites: bookworm bookworm-updates' 'Components: main' \
-      'Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg' >"$ROOT/apt/sources.d/debian.sources"
-  fi
-  APT=(-o "Dir::Etc::sourcelist=/nonexistent" -o "Dir::Etc::sourceparts=$ROOT/apt/sources.d"
-    -o "Dir::State::Lists=$ROOT/apt/lists" -o "Dir::Cache::archives=$ROOT/apt/archives"
-    -o "Dir::Cache::pkgcache=" -o "Dir::Cache::srcpkgcache="
-    -o "Dir::State::status=/var/lib/dpkg/status" -o "Debug::NoLocking=1" -qq)
+  # the system's sources as they are: chromium's security updates are under bookworm-security
+  # shellcheck source=apt-private.sh
+  . .ci/apt-private.sh
+  apt_private "$ROOT"
   if [[ ! -f "$ROOT/.downloaded" ]]; then
     apt-get "${APT[@]}" update >&2
     mapfile -t pkgs < <(missing_packages)
