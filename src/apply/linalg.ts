@@ -14,6 +14,7 @@ import { normalizeAxis } from './axis-args.ts';
 import { planBlockwise } from './blockwise-plan.ts';
 import { contraction } from './contraction.ts';
 import { viaFloat32 } from './float16-widen.ts';
+import { permutationOf } from './transpose.ts';
 
 /** Index letter of axis k (single UTF-16 units clear of ASCII letters). */
 const letter = (k: number): string => String.fromCharCode(0x100 + k);
@@ -36,16 +37,13 @@ export function matmul(a: ArrayLike, b: ArrayLike, opts?: CallOptions): LazyArra
  * kernel takes them transposed, so no transposed copy is made.
  */
 function untransposed(x: LazyArray): LazyArray | undefined {
-  const { layer } = x;
-  if (layer.op !== 'transpose' || x.device !== 'cpu' || x.ndim < 2) return undefined;
-  const axes = String(layer.meta?.axes ?? '')
-    .split(',')
-    .map(Number);
+  const axes = permutationOf(x.layer);
   const nd = x.ndim;
-  const swapsLastTwo =
-    axes.length === nd &&
-    axes.every((v, i) => v === (i === nd - 2 ? nd - 1 : i === nd - 1 ? nd - 2 : i));
-  const source = layer.deps[0];
+  if (axes === undefined || x.device !== 'cpu' || nd < 2) return undefined;
+  const swapsLastTwo = axes.every(
+    (v, i) => v === (i === nd - 2 ? nd - 1 : i === nd - 1 ? nd - 2 : i),
+  );
+  const source = x.layer.deps[0];
   return swapsLastTwo && source !== undefined ? new LazyArray(source) : undefined;
 }
 

@@ -6,6 +6,7 @@ import { LazyArray } from '../array/lazy-array.ts';
 import { formatValue } from '../chunking/format.ts';
 import { ValueError } from '../errors.ts';
 import { defineLayer } from '../graph/define-layer.ts';
+import type { Layer } from '../graph/layer.ts';
 import { normalizeAxes, normalizeAxis } from './axis-args.ts';
 
 /**
@@ -80,6 +81,19 @@ function checkPermutation(fn: string, axes: readonly number[], ndim: number): nu
   return normalizeAxes(fn, axes, ndim);
 }
 
+/** The axes of every permutation layer this module made, by layer. */
+const permutations = new WeakMap<Layer, readonly number[]>();
+
+/**
+ * The permutation of a layer `permuteDims`/`transpose` made (output axis i is input axis
+ * `axes[i]`), or undefined for any other layer.
+ * @example
+ * permutationOf(transpose(zeros([2, 3])).layer); // [1, 0]
+ */
+export function permutationOf(layer: Layer): readonly number[] | undefined {
+  return permutations.get(layer);
+}
+
 /** The permutation layer; the identity permutation returns `x` itself. */
 function permute(fn: string, x: LazyArray, axes: readonly number[]): LazyArray {
   if (axes.every((a, i) => a === i)) return x;
@@ -102,5 +116,6 @@ function permute(fn: string, x: LazyArray, axes: readonly number[]): LazyArray {
       return { kernel: 'transpose', inputs: [[0, src]], params: { axes } };
     },
   });
+  permutations.set(layer, axes);
   return new LazyArray(layer);
 }

@@ -5,8 +5,8 @@
 import type { Chunk, Kernel } from '../../kernels/types.ts';
 import type { LinalgParams } from '../cpu-js/linalg/batched.ts';
 import { type EinsumParams, einsumBlocks } from '../cpu-js/linalg/einsum.ts';
-import { type Gemm, type MatmulParams, matmulBlocks } from '../cpu-js/linalg/matmul.ts';
-import { type BlasLibrary, blasLibrary, type Dgemm } from './library.ts';
+import { type Gemm, type GemmT, type MatmulParams, matmulBlocks } from '../cpu-js/linalg/matmul.ts';
+import { type BlasLibrary, blasLibrary } from './library.ts';
 import { blasLinalg } from './linalg.ts';
 
 function library(kernel: string): BlasLibrary {
@@ -15,11 +15,11 @@ function library(kernel: string): BlasLibrary {
   return lib;
 }
 
-const dgemm = (kernel: string): Dgemm => library(kernel).dgemm;
+const dgemm = (kernel: string): GemmT => library(kernel).dgemm;
 
 /** The untransposed form of `g`. */
 const plain =
-  (g: Dgemm): Gemm =>
+  (g: GemmT): Gemm =>
   (a, aOff, b, bOff, c, cOff, m, k, n) =>
     g(a, aOff, false, b, bOff, false, c, cOff, m, k, n);
 

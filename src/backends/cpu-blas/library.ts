@@ -10,12 +10,6 @@ import { basename } from 'node:path';
 import type { GemmT } from '../cpu-js/linalg/matmul.ts';
 
 /**
- * `c[m×n] += op(a) · op(b)`, row-major float64, each operand at an element offset; `aT` says
- * `a` holds the k×m transpose of the operand (`bT`: `b` holds n×k), read in place.
- */
-export type Dgemm = GemmT;
-
-/**
  * The reduced QR of a row-major m×n float64 matrix, m ≥ n ≥ 1, overwriting `a`: Q (m×n) and
  * R (n×n, upper triangular), both row-major, with LAPACK's signs (NumPy's).
  */
@@ -31,7 +25,8 @@ export interface BlasLibrary {
   readonly path: string;
   /** What the library says it is ('OpenBLAS 0.3.21 DYNAMIC_ARCH …'), else its file name. */
   readonly vendor: string;
-  readonly dgemm: Dgemm;
+  /** `c[m×n] += op(a) · op(b)`, transposed operands read in place (see GemmT). */
+  readonly dgemm: GemmT;
   /** Present where the library carries LAPACK's dgelqf and dorglq (OpenBLAS, MKL, Accelerate). */
   readonly qr?: LapackQr;
 }
@@ -119,7 +114,7 @@ function open(koffi: Koffi, path: string): BlasLibrary | undefined {
   symbol(lib, 'void bli_thread_set_num_threads(int64_t)')?.(1);
   const config = symbol(lib, 'const char *openblas_get_config()')?.();
   const vendor = typeof config === 'string' ? config : basename(path);
-  const dgemm: Dgemm = (a, aOff, aT, b, bOff, bT, c, cOff, m, k, n) => {
+  const dgemm: GemmT = (a, aOff, aT, b, bOff, bT, c, cOff, m, k, n) => {
     if (m === 0 || n === 0 || k === 0) return;
     cblas(
       ROW_MAJOR,
@@ -182,7 +177,7 @@ function lapack(lib: KoffiLib): { qr?: LapackQr } {
  * when the owner chose the one path (TESSERA_BLAS).
  * @example
  * const blas = openBlas(['libopenblas.so.0'], false);
- * if (typeof blas !== 'string') blas.dgemm(a, 0, b, 0, c, 0, m, k, n);
+ * if (typeof blas !== 'string') blas.dgemm(a, 0, false, b, 0, false, c, 0, m, k, n);
  */
 export function openBlas(paths: readonly string[], named: boolean): BlasLibrary | string {
   const koffi = loadKoffi();

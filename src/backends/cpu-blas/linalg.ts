@@ -37,11 +37,8 @@ export function blasDenseOp(lib: BlasLibrary, name: string): DenseOp {
   }
   if (name === 'tsqr-down') {
     return ([q, g], p) => {
-      // q times rows [offset, offset + k) of the parent's composite Q g
-      const off = p.offset ?? 0;
-      const k = p.rows ?? q!.cols;
       const c = new Float64Array(q!.rows * g!.cols);
-      lib.dgemm(q!.data, 0, false, g!.data, off * g!.cols, false, c, 0, q!.rows, k, g!.cols);
+      down(lib, q!.data, q!.rows, p.rows ?? q!.cols, g!.data, g!.cols, p.offset ?? 0, c);
       return [{ data: c, rows: q!.rows, cols: g!.cols }];
     };
   }
@@ -49,6 +46,20 @@ export function blasDenseOp(lib: BlasLibrary, name: string): DenseOp {
 }
 
 const isFloat = (d: DType): boolean => d === 'float32' || d === 'float64';
+
+/** TSQR's down step into `c` (zeros): q (m×k) times rows [off, off + k) of g (… × cols). */
+function down(
+  lib: BlasLibrary,
+  q: Float64Array,
+  m: number,
+  k: number,
+  g: Float64Array,
+  cols: number,
+  off: number,
+  c: Float64Array,
+): void {
+  lib.dgemm(q, 0, false, g, off * cols, false, c, 0, m, k, cols);
+}
 
 /**
  * The reduced QR of one tall block, Q written into its output buffer: the block is copied
@@ -80,7 +91,7 @@ function downBlock(lib: BlasLibrary, q: NDArray, g: NDArray, p: LinalgParams): C
   const off = p.args.offset ?? 0;
   if ((p.args.rows ?? k) !== k || off + k > g.shape[0]!) return undefined;
   const c = allocate('float64', m * cols) as Float64Array; // zeros: dgemm adds into it
-  lib.dgemm(q.data, 0, false, g.data, off * cols, false, c, 0, m, k, cols);
+  down(lib, q.data, m, k, g.data, cols, off, c);
   return new NDArray(c, [m, cols], dtype);
 }
 

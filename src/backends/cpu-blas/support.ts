@@ -10,7 +10,7 @@ import type { DType } from '../../array/dtype.ts';
 import type { OpMeta, Verdict } from '../../dispatch/types.ts';
 import type { LinalgParams } from '../cpu-js/linalg/batched.ts';
 import type { EinsumParams } from '../cpu-js/linalg/einsum.ts';
-import type { MatmulParams } from '../cpu-js/linalg/matmul.ts';
+import { matmulBlockShape } from '../cpu-js/linalg/matmul-size.ts';
 import { blasLibrary } from './library.ts';
 
 /** The kernel names cpu-blas implements. */
@@ -85,13 +85,7 @@ function blockMacs(op: string, meta: OpMeta): number {
     return rows * n * n;
   }
   if (op === 'matmul') {
-    // transposed operands (aT, bT) hold their last two axes swapped: the product is the same
-    const p = meta.params as MatmulParams | undefined;
-    const na = a.chunks.length;
-    const nb = b.chunks.length;
-    const rows = na >= 2 ? largest(a.chunks[p?.aT ? na - 1 : na - 2]) : 1;
-    const inner = largest(a.chunks[p?.aT && na >= 2 ? na - 2 : na - 1]);
-    const cols = nb >= 2 ? largest(b.chunks[p?.bT ? nb - 2 : nb - 1]) : 1;
+    const [rows, inner, cols] = matmulBlockShape(meta);
     return rows * inner * cols;
   }
   // einsum: one GEMM per batch entry multiplies every letter but the batch ones

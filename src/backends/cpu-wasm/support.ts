@@ -16,6 +16,7 @@
 import type { DType } from '../../array/dtype.ts';
 import type { OpMeta, Verdict } from '../../dispatch/types.ts';
 import type { EwParams, Expr } from '../cpu-js/elementwise/expr.ts';
+import { matmulBlockShape } from '../cpu-js/linalg/matmul-size.ts';
 import { DIRECT_MIN_ELEMENTS, EW_OPS } from './ew-compile.ts';
 import { MIN_RUN } from './reduce-kernel.ts';
 import { wasmApi } from './wasm-api.ts';
@@ -191,10 +192,7 @@ export function shouldRun(op: string, meta: OpMeta): Verdict {
     return true;
   }
   if (op === 'matmul') {
-    const [a, b] = meta.inputs;
-    const rows = a?.chunks.length === 2 ? largest(a.chunks[0]) : 1;
-    const inner = largest(a?.chunks[a.chunks.length - 1]);
-    const cols = b?.chunks.length === 2 ? largest(b.chunks[1]) : 1;
+    const [rows, inner, cols] = matmulBlockShape(meta);
     const macs = rows * inner * cols;
     if (macs < MATMUL_MIN_MACS) {
       return `cpu-wasm: 'matmul' blocks of ${rows}×${inner}×${cols} are faster on cpu-js (< 32³ multiply-adds)`;

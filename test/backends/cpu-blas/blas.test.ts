@@ -25,11 +25,10 @@ afterAll(() => shutdown());
 
 const avail = blasAvailable();
 const why = avail === true ? undefined : avail;
+const opened = openBlas(blasCandidates(), false);
 console.log(
   why === undefined ? '[blas tier] RAN' : `[blas tier] SKIPPED: ${why}`,
-  typeof openBlas(blasCandidates(), false) === 'string'
-    ? ''
-    : (openBlas(blasCandidates(), false) as { vendor: string }).vendor,
+  typeof opened === 'string' ? '' : opened.vendor,
 );
 
 describe('opening a BLAS', () => {
@@ -80,7 +79,7 @@ const randomArray = (n: number, seed: number): Float64Array => {
 };
 
 describe.skipIf(why !== undefined)('cpu-blas (needs koffi and a BLAS)', () => {
-  const lib = openBlas(blasCandidates(), false);
+  const lib = opened;
 
   test('dgemm accumulates c += op(a)·op(b) at offsets, for any sizes (0 and 1 included)', () => {
     if (typeof lib === 'string') throw new Error(lib);
