@@ -23,6 +23,7 @@ const RULES: Record<string, (v: unknown) => string | undefined> = {
   redis: (v) => (typeof v === 'string' ? undefined : 'a redis:// URL string'),
   abortGraceMs: (v) => (isInt(v, 0) ? undefined : 'a non-negative integer of ms'),
   maxTasks: (v) => (isInt(v, 1) ? undefined : 'a positive integer'),
+  bufferPool: (v) => (isInt(v, 0) ? undefined : 'a non-negative integer of bytes (0 = no reuse)'),
 };
 
 /** Throw a ValueError naming `configure` unless every entry of `patch` is valid. */

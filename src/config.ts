@@ -1,6 +1,8 @@
 // Global configuration: defaults every operation reads when a call does not say otherwise.
 // One mutable object, set with `configure()`; tests restore it with `resetConfig()`.
 
+import { isMainThread } from 'node:worker_threads';
+import { defaultBufferPoolLimit, setBufferPoolLimit } from './array/buffer-pool.ts';
 import { checkConfigPatch } from './config-check.ts';
 
 /**
@@ -33,6 +35,12 @@ export interface Config {
    * ChunkError when the array is built, before any per-block work.
    */
   maxTasks: number;
+  /**
+   * The most bytes of released block buffers kept for reuse by new blocks (default an eighth
+   * of the machine's memory, at most 1 GiB; 0 turns reuse off). Touching fresh memory costs
+   * page faults, reused memory does not; kept buffers are let go after 2 s idle.
+   */
+  bufferPool: number;
 }
 
 const defaults: Config = {
@@ -44,6 +52,7 @@ const defaults: Config = {
   redis: process.env.TESSERA_REDIS_URL ?? 'redis://127.0.0.1:6379',
   abortGraceMs: 1000,
   maxTasks: 10_000_000,
+  bufferPool: defaultBufferPoolLimit(),
 };
 
 /** The live configuration. Read it; change it with `configure()`. */
@@ -61,6 +70,7 @@ export function configure(patch: Partial<Config>): Config {
     patch,
     patch.backendPriority ? { backendPriority: [...patch.backendPriority] } : {},
   );
+  if (patch.bufferPool !== undefined && isMainThread) setBufferPoolLimit(config.bufferPool);
   return config;
 }
 
@@ -72,4 +82,5 @@ export function configure(patch: Partial<Config>): Config {
  */
 export function resetConfig(): void {
   Object.assign(config, defaults, { backendPriority: [...defaults.backendPriority] });
+  if (isMainThread) setBufferPoolLimit(config.bufferPool);
 }

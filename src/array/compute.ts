@@ -19,6 +19,7 @@ import { checkComputeOptions } from './compute-options.ts';
 import { resolveExecutor } from './executors.ts';
 import { LazyArray } from './lazy-array.ts';
 import type { NDArray } from './ndarray.ts';
+import type { OutputPlace } from './output-place.ts';
 import { OutputSink } from './output-sink.ts';
 import { profileSession } from './profile-option.ts';
 import { type ProgressOption, progressReporter } from './progress-option.ts';
@@ -136,7 +137,12 @@ async function computeInto(
 function takeOutputs(
   table: TaskTable,
   sinks: readonly (OutputSink | undefined)[],
-): ((task: number, value: Chunk) => boolean) | undefined {
+):
+  | {
+      onOutput: (task: number, value: Chunk, written: boolean) => boolean;
+      placesOf: (task: number) => OutputPlace[] | undefined;
+    }
+  | undefined {
   if (!sinks.some((s) => s !== undefined)) return undefined;
   const uses = new Map<number, [OutputSink | undefined, number][]>();
   table.outputs.forEach((ids, i) => {
@@ -146,12 +152,19 @@ function takeOutputs(
       list.push([sinks[i], b]);
     });
   });
-  return (task, value) => {
+  const sunk = (task: number) => {
     const list = uses.get(task);
-    if (list === undefined || list.some(([sink]) => sink === undefined)) return false;
-    let taken = true;
-    for (const [sink, b] of list) taken = sink!.take(b, value) && taken;
-    return taken;
+    return list === undefined || list.some(([sink]) => sink === undefined) ? undefined : list;
+  };
+  return {
+    onOutput: (task, value, written) => {
+      const list = sunk(task);
+      if (list === undefined) return false;
+      let taken = true;
+      for (const [sink, b] of list) taken = sink!.take(b, value, written) && taken;
+      return taken;
+    },
+    placesOf: (task) => sunk(task)?.map(([sink, b]) => sink!.place(b)),
   };
 }
 
@@ -163,7 +176,7 @@ async function runLayers(
 ): Promise<(Chunk | undefined)[][]> {
   const optimized = opts.optimize === false ? [...layers] : fuseLayers(layers);
   const table = materializeTasks(optimized);
-  const onOutput = takeOutputs(table, sinks);
+  const taking = takeOutputs(table, sinks);
   const host = await resolveExecutor(opts.scheduler ?? config.scheduler, opts.workers);
   // a graph with device layers runs through the router: device tasks go to their GPU worker
   const executor = table.layers.some((l) => l.device !== undefined) ? new DeviceRouter(host) : host;
@@ -177,7 +190,7 @@ async function runLayers(
       ...(opts.memoryLimit !== undefined ? { memoryLimit: opts.memoryLimit } : {}),
       ...(progress ? { onProgress: progress.update } : {}),
       ...(profile ? { trace: profile.recorder } : {}),
-      ...(onOutput ? { onOutput } : {}),
+      ...(taking ? { onOutput: taking.onOutput, outputPlaces: taking.placesOf } : {}),
     });
     opts.onStats?.(run.stats);
     outputs = run.outputs;

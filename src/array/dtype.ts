@@ -3,6 +3,7 @@
 // float16 is stored as IEEE binary16 bits in a Uint16Array (float16.ts converts them).
 
 import { DTypeError } from '../errors.ts';
+import { POOL_MIN_BYTES, pooledBuffer, slabBuffer, takeFreshBytes } from './buffer-pool.ts';
 
 /** The element types an array can hold (NumPy names). */
 export type DType =
@@ -76,9 +77,10 @@ export function itemsize(dtype: DType): number {
 
 // Creating a SharedArrayBuffer costs microseconds, as much as a whole small task: small
 // arrays are carved from shared slabs instead (a slab lives while any view of it does).
+// Larger ones take a buffer this thread's pool has free, or a fresh one (buffer-pool.ts).
 const SLAB_BYTES = 256 * 1024;
-const SMALL_BYTES = 4096;
-let slab = new SharedArrayBuffer(SLAB_BYTES);
+const SMALL_BYTES = POOL_MIN_BYTES;
+let slab = slabBuffer(SLAB_BYTES);
 let slabUsed = 0;
 // Bytes of SharedArrayBuffers created on this thread since takeAllocatedBytes() last ran:
 // V8 does not count shared memory toward its GC heuristics, so threads that drop many
@@ -92,7 +94,7 @@ let allocatedBytes = 0;
  * takeAllocatedBytes(); // 8388608
  */
 export function takeAllocatedBytes(): number {
-  const n = allocatedBytes;
+  const n = allocatedBytes + takeFreshBytes();
   allocatedBytes = 0;
   return n;
 }
@@ -107,12 +109,11 @@ export function allocate(dtype: DType, length: number): TypedArray {
   const C = ctors[dtype];
   const bytes = length * C.BYTES_PER_ELEMENT;
   if (bytes > SMALL_BYTES) {
-    allocatedBytes += bytes;
-    return new C(new SharedArrayBuffer(bytes), 0, length);
+    return new C(pooledBuffer(bytes), 0, length);
   }
   if (slabUsed + bytes > SLAB_BYTES) {
     allocatedBytes += SLAB_BYTES;
-    slab = new SharedArrayBuffer(SLAB_BYTES);
+    slab = slabBuffer(SLAB_BYTES);
     slabUsed = 0;
   }
   const out = new C(slab, slabUsed, length);

@@ -9,6 +9,7 @@ import { unravel } from '../graph/materialize.ts';
 import type { Chunk } from '../kernels/types.ts';
 import type { DType } from './dtype.ts';
 import { emptyNDArray, NDArray } from './ndarray.ts';
+import { fitsPlace, type OutputPlace } from './output-place.ts';
 
 /** The result of one output array, filled block by block. */
 export class OutputSink {
@@ -47,8 +48,24 @@ export class OutputSink {
     return new OutputSink(chunks as number[][], dtype, name);
   }
 
-  /** Copy block `flat` (C order) into the result; false (and `error` set) if it cannot be. */
-  take(flat: number, value: Chunk): boolean {
+  /**
+   * Where block `flat` (C order) goes in the result: the thread that computes it can copy it
+   * there itself (see take's `written`).
+   */
+  place(flat: number): OutputPlace {
+    const idx = unravel(flat, this.grid);
+    return {
+      result: this.result,
+      at: idx.map((i, ax) => this.offsets[ax]![i]!),
+      shape: idx.map((i, ax) => this.chunks[ax]![i]!),
+    };
+  }
+
+  /**
+   * Copy block `flat` (C order) into the result; false (and `error` set) if it cannot be.
+   * `written`: the task was given the block's place, so a block that fits it is there already.
+   */
+  take(flat: number, value: Chunk, written = false): boolean {
     if (this.error !== undefined) return false;
     const idx = unravel(flat, this.grid);
     if (!(value instanceof NDArray)) {
@@ -64,11 +81,10 @@ export class OutputSink {
       );
       return false;
     }
-    writeRegion(
-      this.result,
-      value,
-      idx.map((i, ax) => this.offsets[ax]![i]!),
-    );
+    const at = idx.map((i, ax) => this.offsets[ax]![i]!);
+    if (!written || !fitsPlace({ result: this.result, at, shape: want }, value)) {
+      writeRegion(this.result, value, at);
+    }
     return true;
   }
 }

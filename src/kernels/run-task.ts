@@ -1,7 +1,10 @@
 // Runs one task payload against a kernel registry: the single code path of every executor.
 // Kernel failures become TaskError carrying the key, the kernel name and the original error.
 
+import { insideTask, recycleBuffer } from '../array/buffer-pool.ts';
+import { writePlaces } from '../array/output-place.ts';
 import { KernelError, ShapeError, TaskError } from '../errors.ts';
+import { exposeChunk } from '../workers/recycler.ts';
 import type { TaskPayload } from '../workers/types.ts';
 import { backendKernelKey, backendKernelsReady } from './backend-kernels.ts';
 import type { Chunk, FnRef, KernelContext, KernelRegistry } from './types.ts';
@@ -28,11 +31,18 @@ export function runTask(
       );
     }
   }
+  if (task.spare !== undefined) recycleBuffer(task.spare);
   const find = (name: string): AnyKernel => lookup(registry, name, task.key, backend?.name);
+  // Code tessera does not own (a user function, a third-party backend's kernels) may keep
+  // what it was given or returns: those buffers are never reused (array/buffer-pool.ts).
+  let foreign = backend !== undefined && !isBuiltinBackend(backend.module);
   const ctx: KernelContext = {
     key: task.key,
     ...(backend !== undefined ? { backend: backend.name } : {}),
-    resolve,
+    resolve: (ref) => {
+      foreign = true;
+      return resolve(ref);
+    },
     run: (name, inputs, params) => {
       const out = find(name)(inputs, params, ctx);
       if (out instanceof Promise) {
@@ -45,13 +55,27 @@ export function runTask(
     },
   };
   const kernel = find(task.kernel);
+  const finish = (out: Chunk): Chunk => {
+    if (task.into !== undefined) writePlaces(task.into, out);
+    if (foreign) {
+      for (const c of task.inputs) exposeChunk(c);
+      exposeChunk(out);
+    }
+    return out;
+  };
   try {
-    const out = kernel(task.inputs, task.params, ctx);
-    return out instanceof Promise ? out.catch((e: unknown) => failed(task, e)) : out;
+    const out = insideTask(() => kernel(task.inputs, task.params, ctx));
+    return out instanceof Promise ? out.then(finish, (e: unknown) => failed(task, e)) : finish(out);
   } catch (e) {
     return failed(task, e);
   }
 }
+
+/** Where tessera's own backends' kernel modules live. */
+const OWN_BACKENDS = new URL('../backends/', import.meta.url).href;
+
+const isBuiltinBackend = (module: string | undefined): boolean =>
+  module === undefined || module.startsWith(OWN_BACKENDS);
 
 function failed(task: TaskPayload, e: unknown): never {
   // a result that contradicts its declared shape is the graph's error, not the kernel's

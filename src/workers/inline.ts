@@ -15,11 +15,15 @@ import type { Executor, TaskPayload } from './types.ts';
 export class InlineExecutor implements Executor {
   readonly name = 'sync';
   readonly concurrency = 1;
+  /** Blocks reuse released memory, unless the registry holds kernels of another's. */
+  readonly recycles: 'inline' | undefined;
 
   constructor(
     private readonly resolve: FnResolver,
     private readonly registry: KernelRegistry = builtinKernels,
-  ) {}
+  ) {
+    this.recycles = registry === builtinKernels ? 'inline' : undefined;
+  }
 
   runSync(task: TaskPayload): Chunk | Promise<Chunk> {
     if (task.isolated) return runIsolated([task]).then((r) => r[0]!);

@@ -33,9 +33,12 @@ export interface ThreadPoolOptions extends PoolOptions {
  */
 export class ThreadPoolExecutor extends PoolExecutor {
   readonly name = 'threads';
+  /** Blocks reuse released memory, unless a registry module's (user) kernels run here too. */
+  readonly recycles: 'spares' | undefined;
 
   constructor(private readonly opts: ThreadPoolOptions = {}) {
     super('ThreadPoolExecutor', optionsObject('ThreadPoolExecutor', opts).registryModule, opts);
+    this.recycles = opts.registryModule === undefined ? 'spares' : undefined;
   }
 
   protected spawn(ctx: MemberContext): PoolMember {

@@ -15,14 +15,17 @@
 // (collect.ts): V8 does not see shared memory as GC pressure.
 
 import { setMaxListeners } from 'node:events';
+import { takeFreeBuffer } from '../array/buffer-pool.ts';
 import { itemsize } from '../array/dtype.ts';
 import { NDArray } from '../array/ndarray.ts';
+import type { OutputPlace } from '../array/output-place.ts';
 import { CancelledError, TimeoutError, ValueError } from '../errors.ts';
 import { type TaskTable, taskKey, unravel } from '../graph/materialize.ts';
 import type { Chunk } from '../kernels/types.ts';
 import { collectGarbage, noteDropped } from './collect.ts';
 import { deviceBytes } from './device-chunk.ts';
 import { ReadyQueue } from './ready-queue.ts';
+import { exposeChunk, Recycler } from './recycler.ts';
 import { type BatchTiming, epochNow, newTiming, TIME_ORIGIN } from './task-timing.ts';
 import type { Executor, TaskPayload, TaskTrace } from './types.ts';
 
@@ -50,7 +53,13 @@ export interface RunOptions {
    * it (copied it into a result of its own), so the run drops it as soon as no task needs it
    * and its slot in `outputs` is undefined. Must not throw.
    */
-  onOutput?: (task: number, value: Chunk) => boolean;
+  onOutput?: (task: number, value: Chunk, written: boolean) => boolean;
+  /**
+   * Where an output task's block goes in its result (undefined: nowhere): tasks on other
+   * threads are handed these places and copy their block there themselves, and onOutput is
+   * then told `written`.
+   */
+  outputPlaces?: (task: number) => readonly OutputPlace[] | undefined;
 }
 
 /** Synchronous runs yield to the event loop this often (ms), so timers and aborts fire. */
@@ -82,6 +91,11 @@ export interface RunStats {
   peakDeviceBytes: number;
   /** Live chunks after the run: only the outputs' blocks. */
   liveChunksAtEnd: number;
+  /**
+   * Bytes of released block buffers the run kept for reuse by later blocks instead of
+   * letting them go (0 where the executor does not reuse memory, or with `bufferPool: 0`).
+   */
+  recycledBytes: number;
 }
 
 export interface RunResult {
@@ -136,7 +150,19 @@ class Run {
     peakLiveBytes: 0,
     peakDeviceBytes: 0,
     liveChunksAtEnd: 0,
+    recycledBytes: 0,
   };
+  /**
+   * Output tasks of the batch being completed whose values onOutput has not yet seen: copying
+   * a block into its result can take as long as a task (fresh memory), so workers get their
+   * next batches first (pool executors only; undefined for inline runs).
+   */
+  private outputsDue: number[] | undefined;
+  private offerScheduled = false;
+  /** Output tasks handed their places in the results (spares executors only). */
+  private readonly placed: Set<number> | undefined;
+  /** Counts of reusable buffers, on executors whose blocks can reuse freed memory. */
+  private readonly recycler: Recycler | undefined;
   /** Bytes of the blocks held on devices. */
   private liveDeviceBytes = 0;
   private failed = false;
@@ -194,6 +220,10 @@ class Run {
       }
     }
     this.total = runnable;
+    this.recycler = executor.recycles ? new Recycler() : undefined;
+    this.outputsDue = executor.runSync || opts.onOutput === undefined ? undefined : [];
+    this.placed =
+      executor.recycles === 'spares' && opts.outputPlaces !== undefined ? new Set() : undefined;
   }
 
   start(): Promise<RunResult> {
@@ -208,7 +238,11 @@ class Run {
     }
     signal?.addEventListener('abort', this.onAbort, { once: true });
     for (let t = 0; t < this.table.count; t++) {
-      if (this.table.isConstant[t]) this.complete(t, this.constantValue(t));
+      if (!this.table.isConstant[t]) continue;
+      const v = this.constantValue(t);
+      // the caller's data: a task that returns a view of it must never free its memory
+      if (this.recycler) exposeChunk(v);
+      this.complete(t, v);
     }
     for (let t = 0; t < this.table.count; t++) {
       if (!this.table.isConstant[t] && this.table.depCount[t] === 0) this.enqueue(t);
@@ -262,7 +296,8 @@ class Run {
     return this.roots.pop();
   }
 
-  private payload(t: number): TaskPayload {
+  /** The payload of task t; `spareBytes`: hand it a free buffer of that size, if one is kept. */
+  private payload(t: number, spareBytes = 0): TaskPayload {
     const { table } = this;
     const output = this.isOutput[t]! > 0;
     const lid = table.layerOf[t]!;
@@ -272,6 +307,11 @@ class Run {
     const s = table.depStart[t]!;
     const inputs = new Array<Chunk>(table.depCount[t]!);
     for (let i = 0; i < inputs.length; i++) inputs[i] = this.values[table.deps[s + i]!]!;
+    // a child process (isolated) shares no memory with this one
+    const spare =
+      spareBytes > SMALL_BLOCK && !spec.isolated ? takeFreeBuffer(spareBytes) : undefined;
+    const into = output && this.placed && !spec.isolated ? this.opts.outputPlaces!(t) : undefined;
+    if (into !== undefined) this.placed!.add(t);
     return {
       id: t,
       key: taskKey(table, t),
@@ -283,6 +323,8 @@ class Run {
       ...(spec.mainThread ? { mainThread: true } : {}),
       ...(spec.isolated ? { isolated: true } : {}),
       ...(output ? { output } : {}),
+      ...(spare !== undefined ? { spare } : {}),
+      ...(into !== undefined ? { into } : {}),
     };
   }
 
@@ -311,6 +353,7 @@ class Run {
         if (this.liveDeviceBytes > this.stats.peakDeviceBytes)
           this.stats.peakDeviceBytes = this.liveDeviceBytes;
       }
+      this.recycler?.hold(value);
       this.done++;
       this.stats.tasksRun++;
       const s = table.depStart[t]!;
@@ -320,12 +363,29 @@ class Run {
       const d = this.dependents[i]!;
       if (--this.waiting[d]! === 0) this.enqueue(d);
     }
-    const uses = this.isOutput[t]!;
-    if (uses > 0 && this.opts.onOutput?.(t, value) === true) {
-      // taken: the outputs' references go, so its last dependent (or this) releases it
-      this.isOutput[t] = 0;
-      for (let i = 0; i < uses; i++) this.release(t);
+    if (this.isOutput[t]! > 0 && this.opts.onOutput !== undefined) {
+      if (this.outputsDue) this.outputsDue.push(t);
+      else this.offerOutput(t);
     }
+  }
+
+  /** Offer output task t's value to onOutput; taken, it is released like an intermediate. */
+  private offerOutput(t: number): void {
+    const uses = this.isOutput[t]!;
+    const value = this.values[t];
+    const written = this.placed?.has(t) === true;
+    if (value === undefined || this.opts.onOutput?.(t, value, written) !== true) return;
+    // taken: the outputs' references go, so its last dependent (or this) releases it
+    this.isOutput[t] = 0;
+    for (let i = 0; i < uses; i++) this.release(t);
+  }
+
+  /** Offer the outputs a returned batch made, once the next batches are on their way. */
+  private offerDueOutputs(): void {
+    const due = this.outputsDue;
+    if (due === undefined || due.length === 0) return;
+    this.outputsDue = [];
+    for (const t of due) this.offerOutput(t);
   }
 
   private release(t: number): void {
@@ -337,7 +397,8 @@ class Run {
     this.liveChunks--;
     const bytes = chunkBytes(v);
     this.liveBytes -= bytes;
-    if (bytes > SMALL_BLOCK) noteDropped(bytes);
+    const dropped = bytes - (this.recycler?.drop(v) ?? 0);
+    if (dropped > SMALL_BLOCK) noteDropped(dropped);
     const onDevice = deviceBytes(v);
     if (onDevice > 0) {
       this.liveDeviceBytes -= onDevice;
@@ -413,7 +474,7 @@ class Run {
           bytes += nominal;
           this.pendingBytes += nominal;
           // a spec may be built only now (fuse-tree's lazy specs): a throw fails the run
-          batch.push(this.payload(t));
+          batch.push(this.payload(t, this.executor.recycles === 'spares' ? nominal : 0));
         }
       } catch (e) {
         this.fail(e);
@@ -466,9 +527,22 @@ class Run {
       }
       for (let i = 0; i < batch.length; i++) this.complete(batch[i]!.id, results[i]!);
       this.opts.trace?.live(this.liveBytes);
-      collectGarbage();
-      if (this.done === this.total) this.finish();
-      else if (this.report()) this.pump();
+      if (this.done === this.total) {
+        this.offerDueOutputs();
+        collectGarbage();
+        this.finish();
+      } else if (this.report()) {
+        this.pump();
+        // after the promise reactions that hand queued batches to the freed workers
+        if (this.outputsDue !== undefined && this.outputsDue.length > 0 && !this.offerScheduled) {
+          this.offerScheduled = true;
+          setImmediate(() => {
+            this.offerScheduled = false;
+            if (!this.failed) this.offerDueOutputs();
+          });
+        }
+        collectGarbage();
+      }
     } catch (e) {
       this.fail(e);
     }
@@ -480,6 +554,7 @@ class Run {
     this.stop.abort();
     this.opts.signal?.removeEventListener('abort', this.onAbort);
     this.values.fill(undefined);
+    this.recycler?.end();
     this.reject(e);
   }
 
@@ -490,6 +565,12 @@ class Run {
     this.stop.abort();
     this.stats.liveChunksAtEnd = this.liveChunks;
     const outputs = this.table.outputs.map((ids) => Array.from(ids, (t) => this.values[t]!));
+    if (this.recycler) {
+      // the caller keeps the results: their memory is never reused
+      for (const blocks of outputs) for (const b of blocks) if (b !== undefined) exposeChunk(b);
+      this.recycler.end();
+      this.stats.recycledBytes = this.recycler.recycledBytes;
+    }
     this.resolve({ outputs, stats: this.stats });
   }
 }

@@ -1,6 +1,7 @@
 // What schedulers hand to executors: tasks as plain data with their input blocks resolved.
 // Executors (inline, thread pool, distributed) know tasks and chunks, never LazyArray.
 
+import type { OutputPlace } from '../array/output-place.ts';
 import type { BackendRef, Chunk } from '../kernels/types.ts';
 import type { BatchTiming } from './task-timing.ts';
 
@@ -26,6 +27,16 @@ export interface TaskPayload {
    * inputs of later tasks (an executor may keep those where they were made).
    */
   readonly output?: boolean;
+  /**
+   * A free shared buffer (data bytes + trailer, see array/buffer-pool.ts) of the size the
+   * task's block should take: the thread that runs it reuses it instead of fresh memory.
+   */
+  readonly spare?: SharedArrayBuffer;
+  /**
+   * Where its block goes in the compute's results (shared memory): the thread that runs it
+   * copies the block there when it fits (see array/output-place.ts).
+   */
+  readonly into?: readonly OutputPlace[];
 }
 
 /** Receives, as a run goes, where and when each task ran and the live chunk bytes (profiles). */
@@ -67,6 +78,12 @@ export interface Executor {
    * pool's copies of wrapped data, which the next compute must read afresh).
    */
   computeEnded?(): void;
+  /**
+   * Whether blocks it makes may reuse the memory of released ones (array/buffer-pool.ts):
+   * 'inline' runs tasks on the scheduler's thread, which allocates from its free list
+   * directly; 'spares' runs them on threads sharing memory, each task handed a free buffer.
+   */
+  readonly recycles?: 'inline' | 'spares';
   /** A device-resident value is no longer needed: free its buffers. */
   release?(value: Chunk): void;
 }

@@ -1,0 +1,180 @@
+// Reuse of released block buffers (array/buffer-pool.ts, workers/recycler.ts): results equal
+// those with reuse off, bit for bit, on random pipelines of views and copies; reuse happens;
+// and memory anyone else may hold — results, persisted blocks, wrapped data, what a user
+// kernel saw or kept — is never handed to a later block.
+
+import fc from 'fast-check';
+import { afterAll, afterEach, describe, expect, test } from 'vitest';
+import {
+  freeBufferBytes,
+  pooledBuffer,
+  recycleBuffer,
+  setBufferPoolLimit,
+  TRAILER_BYTES,
+  trimBufferPool,
+} from '../../src/array/buffer-pool.ts';
+import {
+  type ComputeOptions,
+  compute,
+  concat,
+  configure,
+  fromArray,
+  type LazyArray,
+  mapBlocks,
+  type NDArray,
+  persist,
+  type RunStats,
+  random,
+  rechunk,
+  resetConfig,
+  shutdown,
+} from '../../src/index.ts';
+
+afterAll(() => shutdown());
+afterEach(() => resetConfig());
+
+const SCHEDULERS = ['sync', 'threads'] as const;
+
+/** Compute `x` and the figures of its run. */
+async function run(x: LazyArray, opts: ComputeOptions): Promise<[NDArray, RunStats]> {
+  let stats: RunStats | undefined;
+  const r = await compute(x, { ...opts, onStats: (s) => (stats = s) });
+  return [r, stats!];
+}
+
+const sameBits = (a: NDArray, b: NDArray): void => {
+  expect(a.shape).toEqual(b.shape);
+  expect(a.dtype).toBe(b.dtype);
+  expect(Buffer.from(a.data.buffer, a.data.byteOffset, a.data.byteLength)).toEqual(
+    Buffer.from(b.data.buffer, b.data.byteOffset, b.data.byteLength),
+  );
+};
+
+/** Pipelines mixing views (rechunk pieces, slices, reversed rows) with fresh blocks. */
+const pipelines: Record<string, (a: LazyArray) => LazyArray> = {
+  'rechunk + reversed': (a) => a.add(a.get('::-1, :')),
+  'slices of rechunks': (a) => rechunk(a, [17, 40]).get('3:, ::2').mul(2),
+  transpose: (a) => a.add(a.get('::-1, ::-1')).sum({ axis: 1 }),
+  concat: (a) =>
+    concat([a, a.mul(3)], { axis: 0 })
+      .get('::3, :')
+      .std({ axis: 0 }),
+  'chain then reduce': (a) => a.mul(a).sub(1).abs().mean({ axis: 0 }),
+};
+
+describe('results with reuse equal results without it', () => {
+  test.each(SCHEDULERS)('on %s, random shapes and chunkings, bit for bit', async (scheduler) => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.integer({ min: 20, max: 160 }),
+        fc.integer({ min: 20, max: 120 }),
+        fc.integer({ min: 5, max: 60 }),
+        fc.integer({ min: 5, max: 60 }),
+        fc.constantFrom(...Object.keys(pipelines)),
+        async (rows, cols, cr, cc, name) => {
+          const a = random.uniform([rows, cols], { seed: rows * cols, chunks: [cr, cc] });
+          const x = pipelines[name]!(a);
+          configure({ bufferPool: 0 });
+          const [want] = await run(x, { scheduler, workers: 2 });
+          configure({ bufferPool: 2 ** 28 });
+          // twice: the second run takes the buffers the first let go
+          await run(x, { scheduler, workers: 2 });
+          const [got] = await run(x, { scheduler, workers: 2 });
+          sameBits(got, want);
+        },
+      ),
+      { numRuns: 25 },
+    );
+  });
+
+  test.each(SCHEDULERS)(
+    'on %s, released blocks are reused; bufferPool 0 turns it off',
+    async (scheduler) => {
+      const x = random
+        .uniform([400, 300], { seed: 1, chunks: [50, 60] })
+        .mul(2)
+        .add(1);
+      const [, on] = await run(x, { scheduler, workers: 2 });
+      expect(on.recycledBytes).toBeGreaterThan(0);
+      configure({ bufferPool: 0 });
+      const [, off] = await run(x, { scheduler, workers: 2 });
+      expect(off.recycledBytes).toBe(0);
+    },
+  );
+});
+
+describe('memory someone else holds is never reused', () => {
+  test.each(SCHEDULERS)(
+    'on %s, a result stays as it was through later computes',
+    async (scheduler) => {
+      const x = random.uniform([300, 200], { seed: 2, chunks: [40, 50] });
+      const one = random.uniform([64, 64], { seed: 3, chunks: 64 }).mul(2); // a single block
+      const [r] = await run(x.mul(2), { scheduler });
+      const [s] = await run(one, { scheduler });
+      const copies = [r.data.slice(), s.data.slice()];
+      for (let k = 0; k < 3; k++) await run(x.add(k).mul(x), { scheduler });
+      expect(r.data).toEqual(copies[0]);
+      expect(s.data).toEqual(copies[1]);
+    },
+  );
+
+  test.each(SCHEDULERS)(
+    'on %s, persisted blocks and wrapped data stay intact',
+    async (scheduler) => {
+      const dense = random.uniform([120, 90], { seed: 4, chunks: [120, 90] });
+      const [wrapped] = await run(dense, { scheduler: 'sync' });
+      const before = wrapped.data.slice();
+      // rechunk of wrapped data reads it in place: its blocks are views of the caller's memory
+      const w = fromArray(wrapped, { chunks: [30, 45] });
+      const [p] = await persist(w.mul(3), { scheduler });
+      const [want] = await run(p.add(0), { scheduler });
+      for (let k = 0; k < 3; k++) await run(rechunk(w, [60, 30]).add(p).mul(k), { scheduler });
+      expect(wrapped.data).toEqual(before);
+      const [again] = await run(p.add(0), { scheduler });
+      sameBits(again, want);
+    },
+  );
+
+  test('a block a user kernel kept is never handed to a later block', async () => {
+    const kept: NDArray[] = [];
+    const copies: Float64Array[] = [];
+    const keep = (b: NDArray): NDArray => {
+      kept.push(b);
+      copies.push(b.data.slice() as Float64Array);
+      return b;
+    };
+    const x = random.uniform([300, 200], { seed: 5, chunks: [50, 50] }).mul(2);
+    await run(mapBlocks(keep, x, { dtype: 'float64', inline: true }).add(1), { scheduler: 'sync' });
+    for (let k = 0; k < 3; k++) await run(x.mul(k).add(x), { scheduler: 'sync' });
+    expect(kept.length).toBe(24);
+    for (let i = 0; i < kept.length; i++) expect(kept[i]!.data).toEqual(copies[i]);
+  });
+});
+
+describe('the free list', () => {
+  test('reuses a buffer of the same size, zeroed, and keeps within its limit', () => {
+    trimBufferPool();
+    const a = pooledBuffer(8192);
+    expect(a.byteLength).toBe(8192 + TRAILER_BYTES);
+    new Float64Array(a, 0, 1024).fill(7);
+    expect(recycleBuffer(a)).toBe(true);
+    expect(freeBufferBytes()).toBe(8192);
+    const b = pooledBuffer(8192);
+    expect(b).toBe(a);
+    expect(new Float64Array(b, 0, 1024).every((v) => v === 0)).toBe(true);
+    expect(pooledBuffer(16384)).not.toBe(a);
+    setBufferPoolLimit(10_000);
+    expect(recycleBuffer(b)).toBe(true);
+    expect(recycleBuffer(new SharedArrayBuffer(8192 + TRAILER_BYTES))).toBe(false);
+    expect(freeBufferBytes()).toBe(8192);
+    trimBufferPool();
+    expect(freeBufferBytes()).toBe(0);
+    resetConfig();
+  });
+
+  test('configure checks bufferPool', () => {
+    expect(() => configure({ bufferPool: -1 })).toThrow(
+      'configure: bufferPool -1 must be a non-negative integer of bytes (0 = no reuse)',
+    );
+  });
+});
