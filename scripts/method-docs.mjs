@@ -57,9 +57,12 @@ export function methodDocs() {
   const modules = importsOf(text);
   const used = new Map();
   const members = [];
-  for (const { key, target } of [
-    ...tableEntries(text, 'methods'),
-    ...tableEntries(text, 'aliases'),
+  // each table's method type: sizes kept from the inputs, from a static index, or unknown
+  const kinds = { methods: 'KeepsShape', aliases: 'KeepsShape', indexMethods: 'IndexMethod' };
+  for (const { key, target, table } of [
+    ...['methods', 'aliases', 'indexMethods', 'sizeMethods'].flatMap((table) =>
+      tableEntries(text, table).map((e) => ({ ...e, table })),
+    ),
   ]) {
     const [head, fn = head] = target.split('.');
     const spec = modules.get(head);
@@ -70,7 +73,9 @@ export function methodDocs() {
       .map((line, i) => (i === 0 ? line : ` ${line.trim()}`))
       .map((line) => `    ${line}`)
       .join('\n');
-    members.push(`${doc}\n    readonly ${key}: Method<typeof ${target}>;`);
+    const kind = kinds[table];
+    const type = kind ? `${kind}<typeof ${target}, Known>` : `Method<typeof ${target}>`;
+    members.push(`${doc}\n    readonly ${key}: ${type};`);
   }
   const bySpec = new Map();
   for (const [name, { spec, namespace }] of used) {
@@ -90,10 +95,10 @@ export function methodDocs() {
     '// `npm run method-docs` after changing a table or a function doc.',
     '',
     ...imports,
-    "import type { Method } from './methods.ts';",
+    "import type { IndexMethod, KeepsShape, Method } from './methods.ts';",
     '',
     "declare module './lazy-array.ts' {",
-    '  interface LazyArray {',
+    '  interface LazyArray<out Known extends boolean = boolean> {',
     members.join('\n'),
     '  }',
     '}',

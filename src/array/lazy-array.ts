@@ -1,19 +1,27 @@
 // LazyArray: the user-facing handle on one layer of the operation graph.
 // It holds metadata only (shape, chunks, dtype); methods add layers; compute() runs them.
 
-import type { Chunks, Size } from '../chunking/types.ts';
 import type { Device } from '../devices/device.ts';
 import type { Layer } from '../graph/layer.ts';
 import { type DType, itemsize } from './dtype.ts';
+import type { ChunksOf, CountOf, ShapeOf } from './known-shape.ts';
 
 /**
  * A lazy, chunked n-d array. Building expressions never computes.
+ *
+ * `Known` records in the type whether every size is known: `LazyArray<true>` (what creation
+ * functions, fromArray and computeChunkSizes give, and what elementwise operations,
+ * reductions, matmul, rechunk, reshape, transposes and slicing with a static index keep when
+ * their array inputs are known) has `shape: number[]`. Plain `LazyArray`, `LazyArray<boolean>`,
+ * is any array: its `shape` is `(number | null)[]`, as after a boolean mask, nonzero or unique,
+ * whose sizes are known only once computed. Operations not typed this way (mapBlocks,
+ * blockwise, lazyApply, …) give `LazyArray`; `computeChunkSizes` makes one known.
  * @example
  * const x = ones([1000, 1000], { chunks: 250 }); // 16 blocks, nothing computed yet
- * const y = x.mul(2).sum({ axis: 0 }); // still lazy: shape [1000]
+ * const y = x.mul(2).sum({ axis: 0 }); // still lazy: shape [1000], typed number[]
  * const z = await y.compute(); // NDArray
  */
-export class LazyArray {
+export class LazyArray<out Known extends boolean = boolean> {
   readonly layer: Layer;
 
   constructor(layer: Layer) {
@@ -35,12 +43,12 @@ export class LazyArray {
   }
 
   /** Explicit chunk sizes per axis; `null` = unknown. */
-  get chunks(): Chunks {
-    return this.layer.chunks;
+  get chunks(): ChunksOf<Known> {
+    return this.layer.chunks as ChunksOf<Known>;
   }
 
   /** Sizes per axis; `null` where unknown. */
-  get shape(): Size[] {
+  get shape(): ShapeOf<Known> {
     return this.layer.chunks.map((c) => {
       let s = 0;
       for (const v of c) {
@@ -48,7 +56,7 @@ export class LazyArray {
         s += v;
       }
       return s;
-    });
+    }) as ShapeOf<Known>;
   }
 
   get ndim(): number {
@@ -56,19 +64,19 @@ export class LazyArray {
   }
 
   /** Element count; `null` when a size is unknown. */
-  get size(): number | null {
+  get size(): CountOf<Known> {
     let n = 1;
-    for (const s of this.shape) {
-      if (s === null) return null;
+    for (const s of this.shape as (number | null)[]) {
+      if (s === null) return null as CountOf<Known>;
       n *= s;
     }
-    return n;
+    return n as CountOf<Known>;
   }
 
   /** Bytes of the whole array; `null` when a size is unknown. */
-  get nbytes(): number | null {
-    const n = this.size;
-    return n === null ? null : n * itemsize(this.dtype);
+  get nbytes(): CountOf<Known> {
+    const n: number | null = this.size;
+    return (n === null ? null : n * itemsize(this.dtype)) as CountOf<Known>;
   }
 
   /** Number of blocks along each axis. */
@@ -78,7 +86,9 @@ export class LazyArray {
 
   /** A one-line description: shape, dtype, chunks and name. */
   toString(): string {
-    const shape = this.shape.map((s) => (s === null ? '?' : String(s))).join(', ');
+    const shape = (this.shape as (number | null)[])
+      .map((s) => (s === null ? '?' : String(s)))
+      .join(', ');
     return `LazyArray<${this.name}, shape=(${shape}), dtype=${this.dtype}, blocks=(${this.numBlocks.join(', ')})>`;
   }
 }

@@ -21,488 +21,488 @@ import type { take } from '../apply/take.ts';
 import type { repeat } from '../apply/tiling.ts';
 import type { argtopk, topk } from '../apply/topk.ts';
 import type * as tr from '../apply/transpose.ts';
-import type { Method } from './methods.ts';
+import type { IndexMethod, KeepsShape, Method } from './methods.ts';
 
 declare module './lazy-array.ts' {
-  interface LazyArray {
+  interface LazyArray<out Known extends boolean = boolean> {
     /**
      * x + y with broadcasting; integers wrap, bool + bool is logical or (as NumPy).
      * @example
      * add(fromArray([1, 2, 3]), 1); // [2, 3, 4]
      */
-    readonly add: Method<typeof ar.add>;
+    readonly add: KeepsShape<typeof ar.add, Known>;
     /**
      * x - y with broadcasting; numbers work on either side.
      * @example
      * subtract(10, fromArray([1, 2])); // [9, 8]
      */
-    readonly subtract: Method<typeof ar.subtract>;
+    readonly subtract: KeepsShape<typeof ar.subtract, Known>;
     /**
      * x * y with broadcasting; int32 products wrap exactly (Math.imul).
      * @example
      * multiply(fromArray([[1], [2]]), fromArray([1, 10])); // [[1, 10], [2, 20]]
      */
-    readonly multiply: Method<typeof ar.multiply>;
+    readonly multiply: KeepsShape<typeof ar.multiply, Known>;
     /**
      * True division: integers give float64, float32 stays float32.
      * @example
      * divide(fromArray(new Int32Array([1, 3])), 2); // float64 [0.5, 1.5]
      */
-    readonly divide: Method<typeof ar.divide>;
+    readonly divide: KeepsShape<typeof ar.divide, Known>;
     /**
      * Division rounded toward -Infinity (Python's //); integer division by zero gives 0.
      * @example
      * floorDivide(fromArray(new Int32Array([-7, 7])), 2); // [-4, 3]
      */
-    readonly floorDivide: Method<typeof ar.floorDivide>;
+    readonly floorDivide: KeepsShape<typeof ar.floorDivide, Known>;
     /**
      * Remainder with the sign of the divisor (Python's %); integer x % 0 gives 0.
      * @example
      * remainder(fromArray(new Int32Array([-7, 7])), 3); // [2, 1]
      */
-    readonly remainder: Method<typeof ar.remainder>;
+    readonly remainder: KeepsShape<typeof ar.remainder, Known>;
     /**
      * x ** y; integer dtypes stay integer (wrapping), so a negative integer scalar exponent
      * is a ValueError (as NumPy).
      * @example
      * pow(fromArray([1, 2, 3]), 2); // [1, 4, 9]
      */
-    readonly pow: Method<typeof ar.pow>;
+    readonly pow: KeepsShape<typeof ar.pow, Known>;
     /**
      * The larger of x and y per element; NaN propagates.
      * @example
      * maximum(fromArray([1, 5]), 3); // [3, 5]
      */
-    readonly maximum: Method<typeof ar.maximum>;
+    readonly maximum: KeepsShape<typeof ar.maximum, Known>;
     /**
      * The smaller of x and y per element; NaN propagates.
      * @example
      * minimum(fromArray([1, 5]), 3); // [1, 3]
      */
-    readonly minimum: Method<typeof ar.minimum>;
+    readonly minimum: KeepsShape<typeof ar.minimum, Known>;
     /**
      * -x, keeping the dtype (unsigned integers wrap).
      * @example
      * negative(fromArray([1, -2])); // [-1, 2]
      */
-    readonly negative: Method<typeof ar.negative>;
+    readonly negative: KeepsShape<typeof ar.negative, Known>;
     /**
      * |x|, keeping the dtype (abs of int8 -128 wraps to -128, as NumPy).
      * @example
      * abs(fromArray([-1.5, 2])); // [1.5, 2]
      */
-    readonly abs: Method<typeof ar.abs>;
+    readonly abs: KeepsShape<typeof ar.abs, Known>;
     /**
      * -1, 0 or 1 by the sign of x (NaN stays NaN), keeping the dtype.
      * @example
      * sign(fromArray([-3, 0, 2])); // [-1, 0, 1]
      */
-    readonly sign: Method<typeof ar.sign>;
+    readonly sign: KeepsShape<typeof ar.sign, Known>;
     /**
      * Square root; integers give float64.
      * @example
      * sqrt(fromArray([4, 9])); // [2, 3]
      */
-    readonly sqrt: Method<typeof ar.sqrt>;
+    readonly sqrt: KeepsShape<typeof ar.sqrt, Known>;
     /**
      * e ** x; integers give float64.
      * @example
      * exp(fromArray([0])); // [1]
      */
-    readonly exp: Method<typeof ar.exp>;
+    readonly exp: KeepsShape<typeof ar.exp, Known>;
     /**
      * e ** x - 1, accurate near 0.
      * @example
      * expm1(fromArray([1e-10])); // [1.00000000005e-10]
      */
-    readonly expm1: Method<typeof ar.expm1>;
+    readonly expm1: KeepsShape<typeof ar.expm1, Known>;
     /**
      * Natural logarithm (log of a negative number is NaN, of 0 is -Infinity).
      * @example
      * log(fromArray([1, Math.E])); // [0, 1]
      */
-    readonly log: Method<typeof ar.log>;
+    readonly log: KeepsShape<typeof ar.log, Known>;
     /**
      * log(1 + x), accurate near 0.
      * @example
      * log1p(fromArray([0])); // [0]
      */
-    readonly log1p: Method<typeof ar.log1p>;
+    readonly log1p: KeepsShape<typeof ar.log1p, Known>;
     /**
      * Sine (radians).
      * @example
      * sin(fromArray([0])); // [0]
      */
-    readonly sin: Method<typeof ar.sin>;
+    readonly sin: KeepsShape<typeof ar.sin, Known>;
     /**
      * Cosine (radians).
      * @example
      * cos(fromArray([0])); // [1]
      */
-    readonly cos: Method<typeof ar.cos>;
+    readonly cos: KeepsShape<typeof ar.cos, Known>;
     /**
      * Tangent (radians).
      * @example
      * tan(fromArray([0])); // [0]
      */
-    readonly tan: Method<typeof ar.tan>;
+    readonly tan: KeepsShape<typeof ar.tan, Known>;
     /**
      * Hyperbolic tangent.
      * @example
      * tanh(fromArray([0])); // [0]
      */
-    readonly tanh: Method<typeof ar.tanh>;
+    readonly tanh: KeepsShape<typeof ar.tanh, Known>;
     /**
      * Round toward -Infinity; integer dtypes are returned unchanged in value and dtype.
      * @example
      * floor(fromArray([-1.5, 1.5])); // [-2, 1]
      */
-    readonly floor: Method<typeof ar.floor>;
+    readonly floor: KeepsShape<typeof ar.floor, Known>;
     /**
      * Round toward +Infinity; integer dtypes are returned unchanged in value and dtype.
      * @example
      * ceil(fromArray([-1.5, 1.5])); // [-1, 2]
      */
-    readonly ceil: Method<typeof ar.ceil>;
+    readonly ceil: KeepsShape<typeof ar.ceil, Known>;
     /**
      * Round to the nearest integer, halves to even (NumPy's round).
      * @example
      * round(fromArray([0.5, 1.5, 2.5, -0.5])); // [0, 2, 2, -0]
      */
-    readonly round: Method<typeof ar.round>;
+    readonly round: KeepsShape<typeof ar.round, Known>;
     /**
      * x == y per element (bool); NaN equals nothing.
      * @example
      * equal(fromArray([1, 2]), 2); // [false, true]
      */
-    readonly equal: Method<typeof lg.equal>;
+    readonly equal: KeepsShape<typeof lg.equal, Known>;
     /**
      * x != y per element (bool); NaN differs from everything.
      * @example
      * notEqual(fromArray([1, 2]), 2); // [true, false]
      */
-    readonly notEqual: Method<typeof lg.notEqual>;
+    readonly notEqual: KeepsShape<typeof lg.notEqual, Known>;
     /**
      * x < y per element (bool).
      * @example
      * less(fromArray([1, 2]), 2); // [true, false]
      */
-    readonly less: Method<typeof lg.less>;
+    readonly less: KeepsShape<typeof lg.less, Known>;
     /**
      * x <= y per element (bool).
      * @example
      * lessEqual(fromArray([1, 3]), 2); // [true, false]
      */
-    readonly lessEqual: Method<typeof lg.lessEqual>;
+    readonly lessEqual: KeepsShape<typeof lg.lessEqual, Known>;
     /**
      * x > y per element (bool).
      * @example
      * greater(fromArray([1, 3]), 2); // [false, true]
      */
-    readonly greater: Method<typeof lg.greater>;
+    readonly greater: KeepsShape<typeof lg.greater, Known>;
     /**
      * x >= y per element (bool).
      * @example
      * greaterEqual(fromArray([1, 2]), 2); // [false, true]
      */
-    readonly greaterEqual: Method<typeof lg.greaterEqual>;
+    readonly greaterEqual: KeepsShape<typeof lg.greaterEqual, Known>;
     /**
      * Logical and (bool); nonzero values (NaN included) are true.
      * @example
      * logicalAnd(fromArray([true, true]), fromArray([true, false])); // [true, false]
      */
-    readonly logicalAnd: Method<typeof lg.logicalAnd>;
+    readonly logicalAnd: KeepsShape<typeof lg.logicalAnd, Known>;
     /**
      * Logical or (bool); nonzero values are true.
      * @example
      * logicalOr(fromArray([0, 0]), fromArray([0, 2])); // [false, true]
      */
-    readonly logicalOr: Method<typeof lg.logicalOr>;
+    readonly logicalOr: KeepsShape<typeof lg.logicalOr, Known>;
     /**
      * Logical not (bool): true where x is zero.
      * @example
      * logicalNot(fromArray([0, 3])); // [true, false]
      */
-    readonly logicalNot: Method<typeof lg.logicalNot>;
+    readonly logicalNot: KeepsShape<typeof lg.logicalNot, Known>;
     /**
      * True where x is NaN.
      * @example
      * isnan(fromArray([1, Number.NaN])); // [false, true]
      */
-    readonly isnan: Method<typeof lg.isnan>;
+    readonly isnan: KeepsShape<typeof lg.isnan, Known>;
     /**
      * True where x is neither NaN nor ±Infinity.
      * @example
      * isfinite(fromArray([1, Infinity, Number.NaN])); // [true, false, false]
      */
-    readonly isfinite: Method<typeof lg.isfinite>;
+    readonly isfinite: KeepsShape<typeof lg.isfinite, Known>;
     /**
      * Limit x to [min, max] (either bound may be null). Integer scalar bounds beyond the
      * dtype's range are clamped to it; NaN in x propagates. Equals minimum(maximum(x, min), max).
      * @example
      * clip(fromArray([-2, 0.5, 3]), 0, 1); // [0, 0.5, 1]
      */
-    readonly clip: Method<typeof lg.clip>;
+    readonly clip: KeepsShape<typeof lg.clip, Known>;
     /**
      * Convert to `dtype`: floats to integers truncate toward zero and wrap (C casts), to bool
      * is `x != 0`. The same dtype returns `x` itself.
      * @example
      * astype(fromArray([1.7, -1.7]), 'int32'); // [1, -1]
      */
-    readonly astype: Method<typeof lg.astype>;
+    readonly astype: KeepsShape<typeof lg.astype, Known>;
     /**
      * Logical exclusive or (bool): true where exactly one of x and y is nonzero.
      * @example
      * logicalXor(fromArray([0, 1, 1]), fromArray([1, 1, 0])); // [true, false, true]
      */
-    readonly logicalXor: Method<typeof lg.logicalXor>;
+    readonly logicalXor: KeepsShape<typeof lg.logicalXor, Known>;
     /**
      * True where x is +Infinity or -Infinity.
      * @example
      * isinf(fromArray([1, -Infinity, Number.NaN])); // [false, true, false]
      */
-    readonly isinf: Method<typeof lg.isinf>;
+    readonly isinf: KeepsShape<typeof lg.isinf, Known>;
     /**
      * True where the sign bit of x is set: negative numbers, -0 and negative NaNs.
      * @example
      * signbit(fromArray([-1, -0, 0, 2])); // [true, true, false, false]
      */
-    readonly signbit: Method<typeof lg.signbit>;
+    readonly signbit: KeepsShape<typeof lg.signbit, Known>;
     /**
      * Inverse cosine (radians); NaN outside [-1, 1]. Integers give float64.
      * @example
      * acos(fromArray([1, 0])); // [0, π/2]
      */
-    readonly acos: Method<typeof mt.acos>;
+    readonly acos: KeepsShape<typeof mt.acos, Known>;
     /**
      * Inverse hyperbolic cosine; NaN below 1.
      * @example
      * acosh(fromArray([1])); // [0]
      */
-    readonly acosh: Method<typeof mt.acosh>;
+    readonly acosh: KeepsShape<typeof mt.acosh, Known>;
     /**
      * Inverse sine (radians); NaN outside [-1, 1].
      * @example
      * asin(fromArray([0, 1])); // [0, π/2]
      */
-    readonly asin: Method<typeof mt.asin>;
+    readonly asin: KeepsShape<typeof mt.asin, Known>;
     /**
      * Inverse hyperbolic sine.
      * @example
      * asinh(fromArray([0])); // [0]
      */
-    readonly asinh: Method<typeof mt.asinh>;
+    readonly asinh: KeepsShape<typeof mt.asinh, Known>;
     /**
      * Inverse tangent (radians), in (-π/2, π/2).
      * @example
      * atan(fromArray([0, Infinity])); // [0, π/2]
      */
-    readonly atan: Method<typeof mt.atan>;
+    readonly atan: KeepsShape<typeof mt.atan, Known>;
     /**
      * The angle of the point (x2, x1) in radians, in [-π, π], with the quadrant from both signs.
      * @example
      * atan2(fromArray([1, -1]), -1); // [3π/4, -3π/4]
      */
-    readonly atan2: Method<typeof mt.atan2>;
+    readonly atan2: KeepsShape<typeof mt.atan2, Known>;
     /**
      * Inverse hyperbolic tangent; ±Infinity at ±1.
      * @example
      * atanh(fromArray([0])); // [0]
      */
-    readonly atanh: Method<typeof mt.atanh>;
+    readonly atanh: KeepsShape<typeof mt.atanh, Known>;
     /**
      * Hyperbolic cosine.
      * @example
      * cosh(fromArray([0])); // [1]
      */
-    readonly cosh: Method<typeof mt.cosh>;
+    readonly cosh: KeepsShape<typeof mt.cosh, Known>;
     /**
      * Hyperbolic sine.
      * @example
      * sinh(fromArray([0])); // [0]
      */
-    readonly sinh: Method<typeof mt.sinh>;
+    readonly sinh: KeepsShape<typeof mt.sinh, Known>;
     /**
      * Base-2 logarithm.
      * @example
      * log2(fromArray([1, 8])); // [0, 3]
      */
-    readonly log2: Method<typeof mt.log2>;
+    readonly log2: KeepsShape<typeof mt.log2, Known>;
     /**
      * Base-10 logarithm.
      * @example
      * log10(fromArray([1, 1000])); // [0, 3]
      */
-    readonly log10: Method<typeof mt.log10>;
+    readonly log10: KeepsShape<typeof mt.log10, Known>;
     /**
      * log(exp(x1) + exp(x2)), computed without overflow (NumPy's logaddexp).
      * @example
      * logaddexp(fromArray([1000]), 1000); // [1000.6931471805599]
      */
-    readonly logaddexp: Method<typeof mt.logaddexp>;
+    readonly logaddexp: KeepsShape<typeof mt.logaddexp, Known>;
     /**
      * sqrt(x1² + x2²) without intermediate overflow; Infinity wins over NaN (as C's hypot).
      * @example
      * hypot(fromArray([3, 1e300]), fromArray([4, 1e300])); // [5, 1.4142135623730952e300]
      */
-    readonly hypot: Method<typeof mt.hypot>;
+    readonly hypot: KeepsShape<typeof mt.hypot, Known>;
     /**
      * |x1| with the sign bit of x2 (-0 counts as negative).
      * @example
      * copysign(fromArray([1, 2]), fromArray([-0, 3])); // [-1, 2]
      */
-    readonly copysign: Method<typeof mt.copysign>;
+    readonly copysign: KeepsShape<typeof mt.copysign, Known>;
     /**
      * The next representable value after x1 toward x2, in the result's float dtype
      * (float32 steps by float32 ulps).
      * @example
      * nextafter(fromArray([1]), 2); // [1.0000000000000002]
      */
-    readonly nextafter: Method<typeof mt.nextafter>;
+    readonly nextafter: KeepsShape<typeof mt.nextafter, Known>;
     /**
      * +x: a copy with the same dtype (bool is rejected, as NumPy).
      * @example
      * positive(fromArray([-1, 2])); // [-1, 2]
      */
-    readonly positive: Method<typeof mt.positive>;
+    readonly positive: KeepsShape<typeof mt.positive, Known>;
     /**
      * x * x, keeping the dtype (integers wrap).
      * @example
      * square(fromArray([-3, 2])); // [9, 4]
      */
-    readonly square: Method<typeof mt.square>;
+    readonly square: KeepsShape<typeof mt.square, Known>;
     /**
      * 1 / x. Integers give float64 (the Array API's floating reciprocal; NumPy's integer
      * reciprocal truncates to 0).
      * @example
      * reciprocal(fromArray([2, 4])); // [0.5, 0.25]
      */
-    readonly reciprocal: Method<typeof mt.reciprocal>;
+    readonly reciprocal: KeepsShape<typeof mt.reciprocal, Known>;
     /**
      * Round toward zero; integer dtypes are returned unchanged in value and dtype.
      * @example
      * trunc(fromArray([-1.7, 1.7])); // [-1, 1]
      */
-    readonly trunc: Method<typeof mt.trunc>;
+    readonly trunc: KeepsShape<typeof mt.trunc, Known>;
     /**
      * x1 & x2 per element (integer or bool dtypes).
      * @example
      * bitwiseAnd(fromArray(new Int32Array([12, 10])), 6); // [4, 2]
      */
-    readonly bitwiseAnd: Method<typeof bw.bitwiseAnd>;
+    readonly bitwiseAnd: KeepsShape<typeof bw.bitwiseAnd, Known>;
     /**
      * x1 | x2 per element (integer or bool dtypes).
      * @example
      * bitwiseOr(fromArray(new Int32Array([12, 10])), 1); // [13, 11]
      */
-    readonly bitwiseOr: Method<typeof bw.bitwiseOr>;
+    readonly bitwiseOr: KeepsShape<typeof bw.bitwiseOr, Known>;
     /**
      * x1 ^ x2 per element (integer or bool dtypes).
      * @example
      * bitwiseXor(fromArray(new Int32Array([12, 10])), 6); // [10, 12]
      */
-    readonly bitwiseXor: Method<typeof bw.bitwiseXor>;
+    readonly bitwiseXor: KeepsShape<typeof bw.bitwiseXor, Known>;
     /**
      * ~x per element: every bit flipped in the dtype's width; for bool, logical not.
      * @example
      * bitwiseInvert(fromArray(new Uint8Array([0, 255]))); // [255, 0]
      */
-    readonly bitwiseInvert: Method<typeof bw.bitwiseInvert>;
+    readonly bitwiseInvert: KeepsShape<typeof bw.bitwiseInvert, Known>;
     /**
      * x1 << x2 per element (integer dtypes); shifting by the width or more gives 0.
      * @example
      * bitwiseLeftShift(fromArray(new Int32Array([1, 3])), 2); // [4, 12]
      */
-    readonly bitwiseLeftShift: Method<typeof bw.bitwiseLeftShift>;
+    readonly bitwiseLeftShift: KeepsShape<typeof bw.bitwiseLeftShift, Known>;
     /**
      * x1 >> x2 per element (integer dtypes): arithmetic for signed (the sign fills), logical
      * for unsigned.
      * @example
      * bitwiseRightShift(fromArray(new Int32Array([-8, 8])), 2); // [-2, 2]
      */
-    readonly bitwiseRightShift: Method<typeof bw.bitwiseRightShift>;
+    readonly bitwiseRightShift: KeepsShape<typeof bw.bitwiseRightShift, Known>;
     /**
      * The complex conjugate; for real dtypes, x itself.
      * @example
      * conj(fromArray([1.5, -2])); // [1.5, -2]
      */
-    readonly conj: Method<typeof cx.conj>;
+    readonly conj: KeepsShape<typeof cx.conj, Known>;
     /**
      * Sum over `axis` (every axis by default). Integers sum to int32 (uint32 if unsigned),
      * floats keep their dtype; float32 accumulates in float64.
      * @example
      * await compute(sum(fromArray([[1, 2], [3, 4]]), { axis: 0 })); // [4, 6]
      */
-    readonly sum: Method<typeof red.sum>;
+    readonly sum: KeepsShape<typeof red.sum, Known>;
     /**
      * Product over `axis`. Integers multiply with int32 wrap-around (uint32 if unsigned).
      * @example
      * await compute(prod(fromArray([1, 2, 3, 4]))); // 24
      */
-    readonly prod: Method<typeof red.prod>;
+    readonly prod: KeepsShape<typeof red.prod, Known>;
     /**
      * Arithmetic mean over `axis`; integers give float64. The mean of nothing is NaN.
      * @example
      * await compute(mean(fromArray([1, 2, 3, 4]))); // 2.5
      */
-    readonly mean: Method<typeof red.mean>;
+    readonly mean: KeepsShape<typeof red.mean, Known>;
     /**
      * Minimum over `axis`; NaN propagates. Over zero elements it raises ValueError (NumPy).
      * @example
      * await compute(min(fromArray([3, 1, 2]))); // 1
      */
-    readonly min: Method<typeof red.min>;
+    readonly min: KeepsShape<typeof red.min, Known>;
     /**
      * Maximum over `axis`; NaN propagates. Over zero elements it raises ValueError (NumPy).
      * @example
      * await compute(max(fromArray([3, 1, 2]))); // 3
      */
-    readonly max: Method<typeof red.max>;
+    readonly max: KeepsShape<typeof red.max, Known>;
     /**
      * Standard deviation over `axis` (the square root of {@link variance}).
      * @example
      * await compute(std(fromArray([1, 2, 3, 4]), { correction: 1 })); // 1.2909944…
      */
-    readonly std: Method<typeof red.std>;
+    readonly std: KeepsShape<typeof red.std, Known>;
     /**
      * Variance over `axis`, numerically stable (per-block two-pass, merged with Chan et al.).
      * `correction` is subtracted from the count (0 by default; 1 for the sample variance).
      * @example
      * await compute(variance(fromArray([1, 2, 3, 4]))); // 1.25
      */
-    readonly var: Method<typeof red.variance>;
+    readonly var: KeepsShape<typeof red.variance, Known>;
     /**
      * Index of the minimum along `axis`, or the flat (C-order) index over the whole array when
      * no axis is given. Ties and NaNs give the first occurrence, as NumPy.
      * @example
      * await compute(argmin(fromArray([[3, 1], [0, 5]]))); // 2
      */
-    readonly argmin: Method<typeof red.argmin>;
+    readonly argmin: KeepsShape<typeof red.argmin, Known>;
     /**
      * Index of the maximum along `axis` (flat index when no axis is given); first occurrence wins.
      * @example
      * await compute(argmax(fromArray([[3, 1], [0, 5]]), { axis: 1 })); // [0, 1]
      */
-    readonly argmax: Method<typeof red.argmax>;
+    readonly argmax: KeepsShape<typeof red.argmax, Known>;
     /**
      * Whether any element along `axis` is true (nonzero; NaN counts as true).
      * @example
      * await compute(any(fromArray([0, 0, 1]))); // true
      */
-    readonly any: Method<typeof red.any>;
+    readonly any: KeepsShape<typeof red.any, Known>;
     /**
      * Whether every element along `axis` is true (nonzero).
      * @example
      * await compute(all(fromArray([1, 2, 0]))); // false
      */
-    readonly all: Method<typeof red.all>;
+    readonly all: KeepsShape<typeof red.all, Known>;
     /**
      * Inclusive cumulative sum along `axis`. Output chunks equal the input's; unknown sizes
      * along the axis work (only block counts are needed).
      * @example
      * await compute(cumsum(fromArray([1, 2, 3, 4], { chunks: 2 }))); // [1, 3, 6, 10]
      */
-    readonly cumsum: Method<typeof cumsum>;
+    readonly cumsum: KeepsShape<typeof cumsum, Known>;
     /**
      * The `k` largest elements along `axis` (default -1), sorted largest first; a negative `k`
      * gives the `-k` smallest, smallest first (dask.array.topk). Each block keeps its own best
@@ -512,7 +512,7 @@ declare module './lazy-array.ts' {
      * @example
      * topk(fromArray([5, 1, 9, 3, 7], { chunks: 2 }), 2).compute(); // [9, 7]
      */
-    readonly topk: Method<typeof topk>;
+    readonly topk: KeepsShape<typeof topk, Known>;
     /**
      * The indices (int32) along `axis` of topk's elements, in the same order
      * (dask.array.argtopk): `k > 0` largest first, `k < 0` smallest first; equal values keep
@@ -520,7 +520,7 @@ declare module './lazy-array.ts' {
      * @example
      * argtopk(fromArray([5, 1, 9, 3, 7], { chunks: 2 }), -2).compute(); // [1, 3]
      */
-    readonly argtopk: Method<typeof argtopk>;
+    readonly argtopk: KeepsShape<typeof argtopk, Known>;
     /**
      * Give an array a new shape with the same elements in C order; one size may be -1
      * (inferred). Rechunks only the axes that must be whole for blocks to map one to one.
@@ -528,56 +528,56 @@ declare module './lazy-array.ts' {
      * const x = fromArray(new Float64Array(24), { shape: [6, 4], chunks: [2, 4] });
      * reshape(x, [-1]).chunks; // [[8, 8, 8]], no rechunk
      */
-    readonly reshape: Method<typeof reshape>;
+    readonly reshape: KeepsShape<typeof reshape, Known>;
     /**
      * Permute the axes of an array: output axis i is input axis `axes[i]` (negative allowed).
      * @example
      * const y = permuteDims(zeros([2, 3, 4]), [2, 0, 1]);
      * y.shape; // [4, 2, 3]
      */
-    readonly permuteDims: Method<typeof tr.permuteDims>;
+    readonly permuteDims: KeepsShape<typeof tr.permuteDims, Known>;
     /**
      * The transpose: axes reversed by default, else as `permuteDims`. `x.T` is `transpose(x)`.
      * @example
      * transpose(zeros([2, 3])).shape; // [3, 2]
      */
-    readonly transpose: Method<typeof tr.transpose>;
+    readonly transpose: KeepsShape<typeof tr.transpose, Known>;
     /**
      * Exchange two axes.
      * @example
      * swapaxes(zeros([2, 3, 4]), 0, -1).shape; // [4, 3, 2]
      */
-    readonly swapaxes: Method<typeof tr.swapaxes>;
+    readonly swapaxes: KeepsShape<typeof tr.swapaxes, Known>;
     /**
      * Move axes to new positions; the other axes keep their order (as NumPy's moveaxis).
      * @example
      * moveaxis(zeros([2, 3, 4]), 0, -1).shape; // [3, 4, 2]
      */
-    readonly moveaxis: Method<typeof tr.moveaxis>;
+    readonly moveaxis: KeepsShape<typeof tr.moveaxis, Known>;
     /**
      * Insert unit axes at `axis` (positions in the result; a number or several).
      * @example
      * expandDims(zeros([3, 4]), { axis: [0, -1] }).shape; // [1, 3, 4, 1]
      */
-    readonly expandDims: Method<typeof ax.expandDims>;
+    readonly expandDims: KeepsShape<typeof ax.expandDims, Known>;
     /**
      * Remove unit axes: the given ones (each must have size 1), else every axis of size 1.
      * @example
      * squeeze(zeros([1, 3, 1])).shape; // [3]
      */
-    readonly squeeze: Method<typeof ax.squeeze>;
+    readonly squeeze: KeepsShape<typeof ax.squeeze, Known>;
     /**
      * Reverse the order of elements along `axis` (every axis by default).
      * @example
      * flip(fromArray([1, 2, 3])); // [3, 2, 1] once computed
      */
-    readonly flip: Method<typeof ax.flip>;
+    readonly flip: KeepsShape<typeof ax.flip, Known>;
     /**
      * Broadcast to `shape` (NumPy rules, right-aligned). New and stretched axes are one chunk.
      * @example
      * broadcastTo(fromArray([1, 2, 3]), [4, 3]).chunks; // [[4], [3]]
      */
-    readonly broadcastTo: Method<typeof ax.broadcastTo>;
+    readonly broadcastTo: KeepsShape<typeof ax.broadcastTo, Known>;
     /**
      * Rechunk `x` to `chunks` (any chunk spec; `null` or missing axes keep their chunks,
      * 'auto' aims at config.chunkBytes). Returns `x` itself when nothing changes. Large
@@ -589,7 +589,7 @@ declare module './lazy-array.ts' {
      * const x = zeros([100, 100], { chunks: [10, 100] });
      * rechunk(x, [100, 10]).numBlocks; // [1, 10]
      */
-    readonly rechunk: Method<typeof rechunk>;
+    readonly rechunk: KeepsShape<typeof rechunk, Known>;
     /**
      * Take elements of `x` along `axis` at `indices` (Array API `take`): the result has the
      * same axes, with `axis` of length `indices.length`. Indices may repeat and come in any
@@ -599,7 +599,7 @@ declare module './lazy-array.ts' {
      * const x = arange(10, { chunks: 4 });
      * await compute(take(x, [7, -1, 0, 7])); // [7, 9, 0, 7]
      */
-    readonly take: Method<typeof take>;
+    readonly take: KeepsShape<typeof take, Known>;
     /**
      * The matrix product with Array API semantics: 1-d operands are promoted (a vector on the
      * left is a row, on the right a column) and the promoted axis is removed from the result;
@@ -608,7 +608,7 @@ declare module './lazy-array.ts' {
      * matmul(a, b); // [2, 3] @ [3, 4] -> [2, 4]
      * matmul(batch, v); // [5, 2, 3] @ [3] -> [5, 2]
      */
-    readonly matmul: Method<typeof matmul>;
+    readonly matmul: KeepsShape<typeof matmul, Known>;
     /**
      * Sum products over pairs of axes of `a` and `b`; the result has `a`'s remaining axes, then
      * `b`'s.
@@ -616,7 +616,7 @@ declare module './lazy-array.ts' {
      * tensordot(a, b, { axes: 1 }); // [2, 3] x [3, 4] -> [2, 4]
      * tensordot(a, b, { axes: [[0], [1]] }); // [3, 2] x [4, 3] -> [2, 4]
      */
-    readonly tensordot: Method<typeof tensordot>;
+    readonly tensordot: KeepsShape<typeof tensordot, Known>;
     /**
      * `x` sorted along `axis` (default -1), ascending or `descending`; NaN sorts last. Each
      * block is sorted in parallel; an axis of several blocks is merged by a tree of stable
@@ -626,21 +626,14 @@ declare module './lazy-array.ts' {
      * sort(fromArray([3, 1, 2], { chunks: 2 })); // [1, 2, 3]
      * sort(fromArray([[3, 1], [0, 5]]), { axis: 0, descending: true }); // [[3, 5], [0, 1]]
      */
-    readonly sort: Method<typeof sort>;
+    readonly sort: KeepsShape<typeof sort, Known>;
     /**
      * The int32 indices that sort `x` along `axis` (default -1), stably: equal elements keep
      * their order, in both directions; NaN sorts last. Chunked as sort is.
      * @example
      * argsort(fromArray([3, 1, 2, 1])); // [1, 3, 2, 0]
      */
-    readonly argsort: Method<typeof argsort>;
-    /**
-     * The indices of the nonzero (true) elements, one int32 array per axis, in C order; each
-     * of unknown length. A 0-d array is a ValueError (as the standard says).
-     * @example
-     * const [rows, cols] = nonzero(fromArray([[0, 1], [2, 0]])); // [0, 1] and [1, 0]
-     */
-    readonly nonzero: Method<typeof nonzero>;
+    readonly argsort: KeepsShape<typeof argsort, Known>;
     /**
      * Where the elements of x2 would be inserted into the sorted 1-D x1 to keep it sorted
      * (int32, x2's shape). Each chunk of x1 counts its elements before each x2 value and the
@@ -648,7 +641,7 @@ declare module './lazy-array.ts' {
      * @example
      * searchsorted(fromArray([1, 2, 2, 3], { chunks: 2 }), fromArray([2, 5]), { side: 'right' }); // [3, 4]
      */
-    readonly searchsorted: Method<typeof searchsorted>;
+    readonly searchsorted: KeepsShape<typeof searchsorted, Known>;
     /**
      * Each element of `x` repeated `repeats` times along `axis` (a count, or one count per
      * element); without `axis`, x is flattened first. Counts are host values (an array of
@@ -657,20 +650,48 @@ declare module './lazy-array.ts' {
      * repeat(fromArray([1, 2]), 2); // [1, 1, 2, 2]
      * repeat(fromArray([[1, 2], [3, 4]]), [1, 2], { axis: 0 }); // [[1, 2], [3, 4], [3, 4]]
      */
-    readonly repeat: Method<typeof repeat>;
+    readonly repeat: KeepsShape<typeof repeat, Known>;
     /**
      * The array flattened to 1-D in C order (NumPy's ravel: reshape(x, [-1])).
      * @example
      * ravel(ones([2, 3])).shape; // [6]
      */
-    readonly ravel: Method<typeof ravel>;
+    readonly ravel: KeepsShape<typeof ravel, Known>;
     /**
      * The array flattened to 1-D in C order (NumPy's ndarray.flatten; arrays are immutable
      * here, so it is ravel).
      * @example
      * flatten(ones([2, 3])).shape; // [6]
      */
-    readonly flatten: Method<typeof flatten>;
+    readonly flatten: KeepsShape<typeof flatten, Known>;
+    /**
+     * A new array equal to `x` except where `index` selects, which takes `value` (`x.set`).
+     * `index`: integers, slices (any step), `null`, `'...'` (text or items), or a bool
+     * LazyArray of x's shape. `value`: a scalar, or an array broadcastable to the selection
+     * (for a mask: to x's shape, as `where(m, value, x)`). Values are cast to x's dtype.
+     * @example
+     * const x = zeros([4, 4], { chunks: 2 });
+     * setIndex(x, '1:3, ::3', 7); // rows 1-2, columns 0 and 3 set to 7
+     */
+    readonly set: KeepsShape<typeof setIndex, Known>;
+    /**
+     * x * y with broadcasting; int32 products wrap exactly (Math.imul).
+     * @example
+     * multiply(fromArray([[1], [2]]), fromArray([1, 10])); // [[1, 10], [2, 20]]
+     */
+    readonly mul: KeepsShape<typeof ar.multiply, Known>;
+    /**
+     * x - y with broadcasting; numbers work on either side.
+     * @example
+     * subtract(10, fromArray([1, 2])); // [9, 8]
+     */
+    readonly sub: KeepsShape<typeof ar.subtract, Known>;
+    /**
+     * True division: integers give float64, float32 stays float32.
+     * @example
+     * divide(fromArray(new Int32Array([1, 3])), 2); // float64 [0.5, 1.5]
+     */
+    readonly div: KeepsShape<typeof ar.divide, Known>;
     /**
      * Index `x` as NumPy does (`x.get(index)`): text (`'1:5, ::-1, None, ...'`), one item, or a
      * tuple of items (also given as several arguments: `x.get(1, 2)` is `x.get([1, 2])`):
@@ -685,17 +706,7 @@ declare module './lazy-array.ts' {
      * getIndex(x, [[2, 0], 1]).shape; // [2]
      * getIndex(x, [{}, [true, false, true, true]]).shape; // [3, 3]
      */
-    readonly get: Method<typeof getIndex>;
-    /**
-     * A new array equal to `x` except where `index` selects, which takes `value` (`x.set`).
-     * `index`: integers, slices (any step), `null`, `'...'` (text or items), or a bool
-     * LazyArray of x's shape. `value`: a scalar, or an array broadcastable to the selection
-     * (for a mask: to x's shape, as `where(m, value, x)`). Values are cast to x's dtype.
-     * @example
-     * const x = zeros([4, 4], { chunks: 2 });
-     * setIndex(x, '1:3, ::3', 7); // rows 1-2, columns 0 and 3 set to 7
-     */
-    readonly set: Method<typeof setIndex>;
+    readonly get: IndexMethod<typeof getIndex, Known>;
     /**
      * The elements of `x` where the bool array `m` (same shape) is true, flattened in C order
      * (`x.mask(m)`, NumPy's `x[m]`). The result is 1-D of unknown length: one chunk of unknown
@@ -707,22 +718,11 @@ declare module './lazy-array.ts' {
      */
     readonly mask: Method<typeof mask>;
     /**
-     * x * y with broadcasting; int32 products wrap exactly (Math.imul).
+     * The indices of the nonzero (true) elements, one int32 array per axis, in C order; each
+     * of unknown length. A 0-d array is a ValueError (as the standard says).
      * @example
-     * multiply(fromArray([[1], [2]]), fromArray([1, 10])); // [[1, 10], [2, 20]]
+     * const [rows, cols] = nonzero(fromArray([[0, 1], [2, 0]])); // [0, 1] and [1, 0]
      */
-    readonly mul: Method<typeof ar.multiply>;
-    /**
-     * x - y with broadcasting; numbers work on either side.
-     * @example
-     * subtract(10, fromArray([1, 2])); // [9, 8]
-     */
-    readonly sub: Method<typeof ar.subtract>;
-    /**
-     * True division: integers give float64, float32 stays float32.
-     * @example
-     * divide(fromArray(new Int32Array([1, 3])), 2); // float64 [0.5, 1.5]
-     */
-    readonly div: Method<typeof ar.divide>;
+    readonly nonzero: Method<typeof nonzero>;
   }
 }

@@ -39,6 +39,37 @@ type Rest<F extends Fn> = F extends (x: never, ...rest: infer R) => unknown ? R 
 /** The method form of function `F`: its parameters after the array, the same result. */
 export type Method<F extends Fn> = (...args: Rest<F>) => ReturnType<F>;
 
+/** `T` with a LazyArray (of any shape) narrowed to one whose sizes are known. */
+type KnownArg<T> = T extends LazyArray ? LazyArray<true> : T;
+/** `T` without LazyArrays, at any depth of its arrays (an index holding no lazy array). */
+type StaticArg<T> = T extends LazyArray
+  ? never
+  : T extends readonly (infer E)[]
+    ? LazyArray extends E
+      ? readonly StaticArg<E>[]
+      : T
+    : T;
+
+/**
+ * The method form of an operation whose output sizes follow from its inputs' sizes
+ * (elementwise, reductions, matmul, rechunk, reshape, …): on a `LazyArray<Known>` whose array
+ * arguments all have known shapes it gives a `LazyArray<Known>`, otherwise a `LazyArray`.
+ */
+export interface KeepsShape<F extends Fn, Known extends boolean> {
+  (...args: { [I in keyof Rest<F>]: KnownArg<Rest<F>[I]> }): LazyArray<Known>;
+  (...args: Rest<F>): LazyArray;
+}
+
+/**
+ * The method form of indexing (`x.get`): a `LazyArray<Known>` for an index with no lazy array
+ * in it (text, integers, slices, `null`, `'...'`, eager integer or bool arrays), otherwise a
+ * `LazyArray` (a lazy bool array selects a count known only once computed).
+ */
+export interface IndexMethod<F extends Fn, Known extends boolean> {
+  (...args: { [I in keyof Rest<F>]: StaticArg<Rest<F>[I]> }): LazyArray<Known>;
+  (...args: Rest<F>): LazyArray;
+}
+
 const methods = {
   add: ar.add,
   subtract: ar.subtract,
@@ -135,31 +166,30 @@ const methods = {
   tensordot,
   sort,
   argsort,
-  nonzero,
   searchsorted,
   repeat,
   ravel,
   flatten,
-  get: getIndex,
   set: setIndex,
-  mask,
 } as const;
+
+/** Indexing: its result's sizes are known when the array's are and the index is static. */
+const indexMethods = { get: getIndex } as const;
+
+/** Methods whose results have sizes known only once computed (boolean masks, nonzero). */
+const sizeMethods = { mask, nonzero } as const;
 
 /** Short aliases people reach for in chained expressions. */
 const aliases = { mul: ar.multiply, sub: ar.subtract, div: ar.divide } as const;
 
-type Methods = { [K in keyof typeof methods]: Method<(typeof methods)[K]> } & {
-  [K in keyof typeof aliases]: Method<(typeof aliases)[K]>;
-};
-
 declare module './lazy-array.ts' {
-  interface LazyArray extends Methods {
+  interface LazyArray<out Known extends boolean = boolean> {
     /**
      * All axes reversed (the transpose of a matrix).
      * @example
      * ones([2, 3]).T.shape; // [3, 2]
      */
-    readonly T: LazyArray;
+    readonly T: LazyArray<Known>;
     /**
      * Compute this array into an NDArray (`compute(x, opts)`).
      * @example
@@ -172,7 +202,7 @@ declare module './lazy-array.ts' {
      * const y = await x.mul(2).persist();
      * await y.sum().compute(); // starts from the held blocks of x * 2
      */
-    persist(opts?: ComputeOptions): Promise<LazyArray>;
+    persist(opts?: ComputeOptions): Promise<LazyArray<true>>;
     /**
      * A picture of this array's graph (`visualize(x, opts)`): DOT text at once, or SVG / HTML
      * rendered in-process (a promise); with `file`, the path written.
@@ -197,7 +227,12 @@ declare module './lazy-array.ts' {
   }
 }
 
-for (const [name, fn] of Object.entries({ ...methods, ...aliases })) {
+for (const [name, fn] of Object.entries({
+  ...methods,
+  ...aliases,
+  ...indexMethods,
+  ...sizeMethods,
+})) {
   Object.defineProperty(LazyArray.prototype, name, {
     value: function (this: LazyArray, ...args: unknown[]) {
       return (fn as Fn)(this, ...args);

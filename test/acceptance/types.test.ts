@@ -57,7 +57,7 @@ describe('persist() return types', () => {
     typeOf(() => persist(x)).toEqualTypeOf<Promise<[LazyArray]>>();
     typeOf(() => persist(x, opts)).toEqualTypeOf<Promise<[LazyArray]>>();
     typeOf(() => persist(x, x.sum(), opts)).toEqualTypeOf<Promise<[LazyArray, LazyArray]>>();
-    typeOf(() => x.persist()).toEqualTypeOf<Promise<LazyArray>>();
+    typeOf(() => x.persist()).toEqualTypeOf<Promise<LazyArray<true>>>();
   });
 });
 
