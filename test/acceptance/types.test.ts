@@ -106,3 +106,29 @@ describe('lazyApply checks arguments and kwargs against the kernel', () => {
     void (() => lazyApply(two, [x, x], { kwargs: { n: 1 } }));
   });
 });
+
+describe('known shapes (LazyArray<true>)', () => {
+  const k = x as LazyArray<true>;
+  test('operations that keep sizes known keep shape: number[]', () => {
+    expectTypeOf(k.shape).toEqualTypeOf<number[]>();
+    expectTypeOf(k.chunks).toEqualTypeOf<number[][]>();
+    expectTypeOf(k.size).toEqualTypeOf<number>();
+    expectTypeOf(k.mul(2).add(k).shape).toEqualTypeOf<number[]>();
+    expectTypeOf(k.sum({ axis: 0 }).shape).toEqualTypeOf<number[]>();
+    expectTypeOf(k.matmul(k).rechunk(2).shape).toEqualTypeOf<number[]>();
+    expectTypeOf(k.get('1:, ::2').shape).toEqualTypeOf<number[]>();
+    expectTypeOf(k.T.shape).toEqualTypeOf<number[]>();
+  });
+  test('an unknown size anywhere makes the shape nullable', () => {
+    expectTypeOf(x.shape).toEqualTypeOf<(number | null)[]>();
+    expectTypeOf(k.mask(k.greater(0)).shape).toEqualTypeOf<(number | null)[]>();
+    expectTypeOf(k.add(x).shape).toEqualTypeOf<(number | null)[]>();
+    expectTypeOf(k.add(k.mask(k.greater(0))).shape).toEqualTypeOf<(number | null)[]>();
+  });
+  test('a known array is a LazyArray, not the reverse', () => {
+    const plain: LazyArray = k;
+    // @ts-expect-error a LazyArray may hold null sizes
+    const known: LazyArray<true> = x;
+    void [plain, known];
+  });
+});
