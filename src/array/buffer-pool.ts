@@ -59,6 +59,9 @@ let reused = 0;
 /** Bytes of new buffers made on this thread since takeFreshBytes() last ran. */
 let fresh = 0;
 
+/** Data room of a buffer for `bytes`: a multiple of 8, so the trailer is aligned. */
+const roomFor = (bytes: number): number => Math.ceil(bytes / 8) * 8;
+
 function trailerOf(buf: SharedArrayBuffer): Int32Array {
   return new Int32Array(buf, buf.byteLength - TRAILER_BYTES, 4);
 }
@@ -71,16 +74,17 @@ function trailerOf(buf: SharedArrayBuffer): Int32Array {
  * const buf = pooledBuffer(8 * 2 ** 20); // data is the first 8 MiB
  */
 export function pooledBuffer(bytes: number): SharedArrayBuffer {
-  const list = free.get(bytes);
+  const room = roomFor(bytes);
+  const list = free.get(room);
   let buf = list?.pop();
   if (buf !== undefined) {
-    freeBytes -= bytes;
-    reused += bytes;
-    if (list!.length === 0) free.delete(bytes);
-    new Uint8Array(buf, 0, bytes).fill(0);
+    freeBytes -= room;
+    reused += room;
+    if (list!.length === 0) free.delete(room);
+    new Uint8Array(buf, 0, room).fill(0);
   } else {
-    buf = new SharedArrayBuffer(bytes + TRAILER_BYTES);
-    fresh += bytes;
+    buf = new SharedArrayBuffer(room + TRAILER_BYTES);
+    fresh += room;
   }
   const t = trailerOf(buf);
   t[0] = MAGIC;
@@ -97,7 +101,7 @@ export function pooledBuffer(bytes: number): SharedArrayBuffer {
  * const slab = slabBuffer(256 * 1024);
  */
 export function slabBuffer(bytes: number): SharedArrayBuffer {
-  const buf = new SharedArrayBuffer(bytes + TRAILER_BYTES);
+  const buf = new SharedArrayBuffer(roomFor(bytes) + TRAILER_BYTES);
   trailerOf(buf)[0] = SLAB_MAGIC;
   return buf;
 }
@@ -163,11 +167,12 @@ export function recycleBuffer(
  * const spare = takeFreeBuffer(nominalBytes);
  */
 export function takeFreeBuffer(bytes: number): SharedArrayBuffer | undefined {
-  const list = free.get(bytes);
+  const room = roomFor(bytes);
+  const list = free.get(room);
   const buf = list?.pop();
   if (buf === undefined) return undefined;
-  freeBytes -= bytes;
-  if (list!.length === 0) free.delete(bytes);
+  freeBytes -= room;
+  if (list!.length === 0) free.delete(room);
   return buf;
 }
 

@@ -71,8 +71,12 @@ describe('results with reuse equal results without it', () => {
         fc.integer({ min: 5, max: 60 }),
         fc.integer({ min: 5, max: 60 }),
         fc.constantFrom(...Object.keys(pipelines)),
-        async (rows, cols, cr, cc, name) => {
-          const a = random.uniform([rows, cols], { seed: rows * cols, chunks: [cr, cc] });
+        fc.constantFrom('float64', 'float32', 'float16', 'uint8'),
+        async (rows, cols, cr, cc, name, dtype) => {
+          const a = random
+            .uniform([rows, cols], { seed: rows * cols, chunks: [cr, cc] })
+            .mul(200)
+            .astype(dtype);
           const x = pipelines[name]!(a);
           configure({ bufferPool: 0 });
           const [want] = await run(x, { scheduler, workers: 2 });
@@ -169,6 +173,12 @@ describe('the free list', () => {
     expect(freeBufferBytes()).toBe(8192);
     trimBufferPool();
     expect(freeBufferBytes()).toBe(0);
+    // odd sizes (uint8, float16 blocks) get room to a multiple of 8: the trailer stays aligned
+    const odd = pooledBuffer(5001);
+    expect(odd.byteLength).toBe(5008 + TRAILER_BYTES);
+    expect(recycleBuffer(odd)).toBe(true);
+    expect(pooledBuffer(5003)).toBe(odd);
+    trimBufferPool();
     resetConfig();
   });
 
