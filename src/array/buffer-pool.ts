@@ -54,8 +54,6 @@ let limit = threadId === 0 ? defaultBufferPoolLimit() : 64 * 2 ** 20;
 let trimTimer: ReturnType<typeof setTimeout> | undefined;
 /** A free list unused this long (ms) is dropped, so an idle process gives its memory back. */
 const IDLE_MS = 2000;
-/** Bytes reused from the free list on this thread since takeReusedBytes() last ran. */
-let reused = 0;
 /** Bytes of new buffers made on this thread since takeFreshBytes() last ran. */
 let fresh = 0;
 
@@ -79,7 +77,6 @@ export function pooledBuffer(bytes: number): SharedArrayBuffer {
   let buf = list?.pop();
   if (buf !== undefined) {
     freeBytes -= room;
-    reused += room;
     if (list!.length === 0) free.delete(room);
     new Uint8Array(buf, 0, room).fill(0);
   } else {
@@ -143,14 +140,12 @@ export function exposeBuffer(data: View): void {
 
 /**
  * Give a free buffer (no block of it is referenced anywhere) to this thread's free list;
- * false (and dropped) when the list is full. `bytes` is its data size.
+ * false (and dropped) when the list is full.
  * @example
- * recycleBuffer(buf, buf.byteLength - TRAILER_BYTES);
+ * recycleBuffer(buf); // a later block of its size takes it
  */
-export function recycleBuffer(
-  buf: SharedArrayBuffer,
-  bytes = buf.byteLength - TRAILER_BYTES,
-): boolean {
+export function recycleBuffer(buf: SharedArrayBuffer): boolean {
+  const bytes = buf.byteLength - TRAILER_BYTES;
   if (freeBytes + bytes > limit) return false;
   const list = free.get(bytes);
   if (list === undefined) free.set(bytes, [buf]);
@@ -211,17 +206,6 @@ export function freeBufferBytes(): number {
 export function setBufferPoolLimit(bytes: number): void {
   limit = bytes;
   if (freeBytes > limit) trimBufferPool();
-}
-
-/**
- * Bytes this thread took from its free list instead of fresh memory since the last call.
- * @example
- * takeReusedBytes(); // e.g. 16777216 after two 8 MiB blocks reused memory
- */
-export function takeReusedBytes(): number {
-  const n = reused;
-  reused = 0;
-  return n;
 }
 
 /**

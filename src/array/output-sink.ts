@@ -74,17 +74,15 @@ export class OutputSink {
       );
       return false;
     }
-    const want = idx.map((i, ax) => this.chunks[ax]![i]!);
+    const place = this.place(flat);
+    const want = place.shape;
     if (value.shape.length !== want.length || value.shape.some((n, ax) => n !== want[ax])) {
       this.error = new ShapeError(
         `compute: block (${idx}) of ${this.name} has shape [${value.shape}], its chunks say [${want}]`,
       );
       return false;
     }
-    const at = idx.map((i, ax) => this.offsets[ax]![i]!);
-    if (!written || !fitsPlace({ result: this.result, at, shape: want }, value)) {
-      writeRegion(this.result, value, at);
-    }
+    if (!written || !fitsPlace(place, value)) writeRegion(this.result, value, place.at);
     return true;
   }
 }

@@ -27,7 +27,7 @@ export function exposeChunk(chunk: Chunk): void {
 /**
  * Reference counts of a run's reusable block buffers.
  * @example
- * const r = new Recycler(limitBytes);
+ * const r = new Recycler();
  * r.hold(value); // a task's value, when it completes
  * r.drop(value); // when the scheduler releases it: the buffer is reused once nothing holds it
  */
@@ -56,8 +56,7 @@ export class Recycler {
       const e = this.live.get(id);
       if (e === undefined || --e.n > 0) return;
       this.live.delete(id);
-      const bytes = e.buf.byteLength - TRAILER_BYTES;
-      if (recycleBuffer(e.buf, bytes)) kept += bytes;
+      if (recycleBuffer(e.buf)) kept += e.buf.byteLength - TRAILER_BYTES;
     });
     this.recycledBytes += kept;
     return kept;
