@@ -9,14 +9,16 @@ import { NDArray } from '../array/ndarray.ts';
 import {
   type BinParams,
   type Histogram2dBlockParams,
+  type EdgeDType,
   type HistogramBlockParams,
   linspaceEdges,
 } from '../backends/cpu-js/reduce/histogram.ts';
 import { formatTuple, formatValue } from '../chunking/format.ts';
-import { DTypeError, ShapeError, ValueError } from '../errors.ts';
+import { ShapeError, ValueError } from '../errors.ts';
 import { defineLayer } from '../graph/define-layer.ts';
 import type { BlockRef } from '../graph/layer.ts';
 import { partialCounts, sumTree } from './count-tree.ts';
+import { widenFloat16 } from './float16-widen.ts';
 import { rechunk } from './rechunk.ts';
 import { max, min } from './reductions.ts';
 
@@ -50,7 +52,7 @@ function binsOf(
   fn: string,
   bins: unknown,
   range: unknown,
-  edgeDtype: 'float32' | 'float64',
+  edgeDtype: EdgeDType,
 ): BinParams | { bins: number } {
   if (typeof bins === 'number') {
     if (!Number.isSafeInteger(bins) || bins < 1) {
@@ -88,19 +90,14 @@ function binsOf(
   return { bins: e.length - 1, edges: e, uniform: false, edgeDtype: 'float64' };
 }
 
-function countable(fn: string, x: ArrayLike, what = 'x'): LazyArray {
-  const a = asLazy(x, fn);
-  if (a.dtype === 'float16') {
-    throw new DTypeError(
-      `${fn}: ${what} of dtype 'float16' is not supported; astype(x, 'float32') first`,
-    );
-  }
-  return a;
+/** `x` as a LazyArray whose values the counting kernels read: float16 widened to float32. */
+function countable(fn: string, x: ArrayLike): LazyArray {
+  return widenFloat16(asLazy(x, fn)); // exact: every float16 value is a float32 value
 }
 
 /** `w` as an array of x's shape and chunks (rechunked when its chunks differ). */
 function alignedWith(fn: string, what: string, w: ArrayLike, x: LazyArray): LazyArray {
-  const a = countable(fn, w, what);
+  const a = countable(fn, w);
   if (a.shape.length !== x.shape.length || a.shape.some((n, ax) => n !== x.shape[ax])) {
     throw new ShapeError(
       `${fn}: ${what} of shape ${formatTuple(a.shape)} must have x's shape ${formatTuple(x.shape)}`,
@@ -115,9 +112,7 @@ function alignedWith(fn: string, what: string, w: ArrayLike, x: LazyArray): Lazy
 /** The edges as a LazyArray: a constant when known, else computed from lo and hi. */
 function edgesArray(p: BinParams, lohi: readonly LazyArray[]): LazyArray {
   if (p.edges !== null) {
-    const data =
-      p.edgeDtype === 'float32' ? Float32Array.from(p.edges) : Float64Array.from(p.edges);
-    return fromArray(new NDArray(data, [data.length], p.edgeDtype));
+    return fromArray(Float64Array.from(p.edges), { dtype: p.edgeDtype });
   }
   const layer = defineLayer({
     op: 'histogram-edges',
@@ -145,7 +140,8 @@ function edgesArray(p: BinParams, lohi: readonly LazyArray[]): LazyArray {
  * is omitted — then it is x's min and max, computed lazily. Each block is counted by its own
  * task, the counts summed by a tree. Counts are float64 — exact to 2^53, so a billion
  * values never overflow (NumPy gives int64; tessera has no int64); weighted sums and
- * `density` are float64 too. Edges are float32 for float32 data, as NumPy's.
+ * `density` are float64 too. Equal bins' edges are in x's float dtype (float32, float16), as
+ * NumPy's; float16 values are counted as the float32 values they equal.
  * @example
  * const [hist, edges] = histogram(x, { bins: 4, range: [0, 1] });
  * const counts = await hist.compute(); // 4 counts
@@ -153,8 +149,11 @@ function edgesArray(p: BinParams, lohi: readonly LazyArray[]): LazyArray {
 export function histogram(x: ArrayLike, histOpts?: HistogramOptions): [LazyArray, LazyArray] {
   const fn = 'histogram';
   const opts = checkOptions(fn, histOpts);
-  const a = countable(fn, x);
-  const edgeDtype = a.dtype === 'float32' ? 'float32' : 'float64';
+  const given = asLazy(x, fn);
+  const a = countable(fn, given);
+  // NumPy's equal bins are linspace in x's float dtype; explicit edges stay float64
+  const edgeDtype: EdgeDType =
+    given.dtype === 'float32' || given.dtype === 'float16' ? given.dtype : 'float64';
   let bins = binsOf(fn, opts.bins ?? 10, opts.range, edgeDtype);
   const lohi: LazyArray[] = [];
   if (!('edges' in bins)) {

@@ -51,7 +51,7 @@ function values(n: number, dtype: DType) {
   const v = Array.from({ length: n }, (_, i) => ((i * 37) % 101) / 7 - 5);
   if (dtype === 'float32') return Float32Array.from(v);
   if (dtype === 'int32') return Int32Array.from(v, Math.trunc);
-  return Float64Array.from(v);
+  return Float64Array.from(v); // float64, or float16 values rounded by fromArray's dtype
 }
 const weights = (n: number) => Float64Array.from({ length: n }, (_, i) => (i % 5) / 4);
 
@@ -61,7 +61,7 @@ describe('histogram matches numpy', () => {
   test.each(fixtures.cases.map((c, i) => [label(c), c, i] as const))('%s', async (_, c, i) => {
     const r = rng(i + 1);
     const n = c.shape.reduce((a, b) => a * b, 1);
-    const base = fromArray(values(n, c.dtype), { shape: c.shape });
+    const base = fromArray(values(n, c.dtype), { shape: c.shape, dtype: c.dtype });
     for (let rep = 0; rep < 2; rep++) {
       const chunks = c.shape.map((s) => randomAxisChunks(s, r));
       const x = base.rechunk(chunks);
@@ -94,8 +94,8 @@ describe('histogram matches numpy', () => {
     const r = rng(50 + i);
     const xs = values(150, c.dtype);
     const ys = xs.map((_, k) => xs[(k * 7) % 150]!);
-    const x = fromArray(xs).rechunk([randomAxisChunks(150, r)]);
-    const y = fromArray(ys).rechunk([randomAxisChunks(150, r)]);
+    const x = fromArray(xs, { dtype: c.dtype }).rechunk([randomAxisChunks(150, r)]);
+    const y = fromArray(ys, { dtype: c.dtype }).rechunk([randomAxisChunks(150, r)]);
     const opts = {
       bins: c.bins as [number[], number[]],
       ...(c.range ? { range: c.range } : {}),

@@ -4,7 +4,7 @@
 import fc from 'fast-check';
 import { expect } from 'vitest';
 import { type DType, type TypedArray, typedArrayCtor } from '../../src/array/dtype.ts';
-import { float16Bits } from '../../src/array/float16.ts';
+import { float16Bits, float16Value } from '../../src/array/float16.ts';
 import { LazyArray } from '../../src/array/lazy-array.ts';
 import { cStrides, NDArray, shapeSize } from '../../src/array/ndarray.ts';
 
@@ -81,9 +81,12 @@ export function expectArray(
   if (expected.dtype !== undefined) expect(actual.dtype).toBe(expected.dtype);
   expect(actual.shape).toEqual([...expected.shape]);
   expect(actual.data.length).toBe(expected.data.length);
+  // float16 compares by the values its bits stand for; expected bits (a Uint16Array) too
+  const f16 = actual.dtype === 'float16';
+  const bits = f16 && expected.data instanceof Uint16Array;
   for (let i = 0; i < actual.data.length; i++) {
-    const a = actual.data[i]!;
-    const e = expected.data[i]!;
+    const a = f16 ? float16Value(actual.data[i]!) : actual.data[i]!;
+    const e = bits ? float16Value(expected.data[i]!) : expected.data[i]!;
     if (Number.isNaN(e)) {
       expect(Number.isNaN(a), `element ${i}: expected NaN, got ${a}`).toBe(true);
       continue;

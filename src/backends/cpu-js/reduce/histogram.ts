@@ -1,11 +1,20 @@
 // Counting kernels (numpy.histogram, histogram2d and bincount): per-block counts in float64,
 // 'sum-blocks' to merge them in a tree, and the edges and density of a histogram.
 
-import { allocate, type TypedArray } from '../../../array/dtype.ts';
-import { NDArray } from '../../../array/ndarray.ts';
+import type { TypedArray } from '../../../array/dtype.ts';
+import { roundToFloat16 } from '../../../array/float16.ts';
+import { castNDArray, NDArray } from '../../../array/ndarray.ts';
 import { ValueError } from '../../../errors.ts';
 import { arrayBlock } from '../../../kernels/array-block.ts';
 import type { Chunk, Kernel } from '../../../kernels/types.ts';
+
+/** The dtype of a histogram's edges: x's float dtype for equal bins, else float64. */
+export type EdgeDType = 'float16' | 'float32' | 'float64';
+
+/** `v` rounded to `dtype` (edges and their widths are NumPy's values in that dtype). */
+function roundTo(dtype: EdgeDType, v: number): number {
+  return dtype === 'float32' ? Math.fround(v) : dtype === 'float16' ? roundToFloat16(v) : v;
+}
 
 /**
  * The bins of one histogram axis: explicit `edges`, or (edges null) `bins` equal bins
@@ -16,7 +25,7 @@ export interface BinParams {
   readonly edges: readonly number[] | null;
   /** Equal bins: a first guess by arithmetic, then corrected against the edges. */
   readonly uniform: boolean;
-  readonly edgeDtype: 'float32' | 'float64';
+  readonly edgeDtype: EdgeDType;
 }
 
 /** Params of 'histogram-block': inputs x, then weights if `weighted`, then lo and hi if
@@ -45,7 +54,12 @@ export interface BincountBlockParams {
  * @example
  * linspaceEdges(0, 1, 4, 'float64'); // [0, 0.25, 0.5, 0.75, 1]
  */
-export function linspaceEdges(lo: number, hi: number, bins: number, dtype: string): Float64Array {
+export function linspaceEdges(
+  lo: number,
+  hi: number,
+  bins: number,
+  dtype: EdgeDType,
+): Float64Array {
   if (!Number.isFinite(lo) || !Number.isFinite(hi)) {
     throw new ValueError(`histogram: autodetected range of [${lo}, ${hi}] is not finite`);
   }
@@ -59,7 +73,7 @@ export function linspaceEdges(lo: number, hi: number, bins: number, dtype: strin
   const e = new Float64Array(bins + 1);
   for (let i = 0; i < bins; i++) e[i] = i * step + first;
   e[bins] = last;
-  if (dtype === 'float32') for (let i = 0; i <= bins; i++) e[i] = Math.fround(e[i]!);
+  if (dtype !== 'float64') for (let i = 0; i <= bins; i++) e[i] = roundTo(dtype, e[i]!);
   return e;
 }
 
@@ -213,9 +227,7 @@ function sumBlocks(inputs: Chunk[]): NDArray {
 /** The edges of a histogram: inputs lo and hi when params.edges is null. */
 function histogramEdges(inputs: Chunk[], p: BinParams): NDArray {
   const { edges } = binner(p, inputs);
-  const out = allocate(p.edgeDtype, edges.length);
-  out.set(edges);
-  return new NDArray(out, [edges.length], p.edgeDtype);
+  return castNDArray(new NDArray(edges, [edges.length], 'float64'), p.edgeDtype);
 }
 
 /** Counts to a density (NumPy's `n / diff(edges) / n.sum()`); inputs counts, then lo, hi. */
@@ -226,10 +238,8 @@ function histogramDensity(inputs: Chunk[], p: BinParams): NDArray {
   for (let i = 0; i < n.length; i++) total += n[i]!;
   const out = new Float64Array(n.length);
   // NumPy differences the edges in their own dtype
-  const width = (i: number) => edges[i + 1]! - edges[i]!;
-  const f32 = p.edgeDtype === 'float32';
   for (let i = 0; i < n.length; i++) {
-    out[i] = n[i]! / (f32 ? Math.fround(width(i)) : width(i)) / total;
+    out[i] = n[i]! / roundTo(p.edgeDtype, edges[i + 1]! - edges[i]!) / total;
   }
   return new NDArray(out, [n.length], 'float64');
 }
