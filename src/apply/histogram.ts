@@ -5,11 +5,10 @@ import { checkOptions } from '../array/check-options.ts';
 import type { DType } from '../array/dtype.ts';
 import { type ArrayLike, asLazy, fromArray } from '../array/from-array.ts';
 import { LazyArray } from '../array/lazy-array.ts';
-import { NDArray } from '../array/ndarray.ts';
 import {
   type BinParams,
-  type Histogram2dBlockParams,
   type EdgeDType,
+  type Histogram2dBlockParams,
   type HistogramBlockParams,
   linspaceEdges,
 } from '../backends/cpu-js/reduce/histogram.ts';
