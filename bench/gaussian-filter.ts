@@ -28,7 +28,12 @@ const x = random.uniform([n, n, n], { seed: 3, chunks: chunk, dtype: 'float32' }
 const run = () => compute(gaussianFilter(x, 2), { scheduler: 'threads', workers: 2 });
 await run();
 // the peak is measured from here, the pool up; as on the Dask side, no earlier result is
-// held while a run computes (each is dropped and collected before the next starts)
+// held while a run computes (each is dropped and collected before the next starts). Idle
+// 2.5 s first: the workers collect their references to the dropped result (after 100 ms)
+// and every thread drops its free buffers (after 2 s), so the free lists the runs build
+// count in the peak. In the runs below, back to back, a worker collects the previous
+// result when it writes the first block of the next.
+await new Promise((r) => setTimeout(r, 2500));
 globalThis.gc?.();
 const base = rssNow();
 resetPeak();

@@ -78,6 +78,9 @@ function overlapLayer(x: LazyArray, depths: readonly AxisDepth[], bounds: readon
     deps: [x.layer],
     chunks,
     dtype: x.dtype,
+    // a filter's task reads the extended block straight from x's neighbourhood: the
+    // extended block never outlives the task (and its buffer is reused at once)
+    absorbable: true,
     task: (b) => {
       const ext = b.map((k, ax) => perAxis[ax]![k]!);
       const inputs: BlockRef[] = [];

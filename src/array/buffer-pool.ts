@@ -128,6 +128,28 @@ export function poolableId(data: View): number | undefined {
 }
 
 /**
+ * The process-unique id of the buffer under `data` whatever its state (a compute's result
+ * too), or undefined for storage `allocate` did not make: one buffer's id on every thread.
+ * @example
+ * bufferId(result.data) === bufferId(place.result.data); // the same memory
+ */
+export function bufferId(data: View): number | undefined {
+  const t = ownTrailer(data);
+  return t === undefined ? undefined : t[2]! * 2 ** 32 + (t[1]! >>> 0);
+}
+
+/**
+ * Whether the buffer under `data` may go to this thread's free list at once: a built-in
+ * kernel made it, on this thread, inside a task, and it was never exposed.
+ * @example
+ * if (reusableHere(step.data)) recycleBuffer(step.data.buffer as SharedArrayBuffer);
+ */
+export function reusableHere(data: View): boolean {
+  const t = ownTrailer(data);
+  return t !== undefined && t[3] === STATE_POOLABLE && t[2] === threadId;
+}
+
+/**
  * Mark the buffer under `data` as exposed: never reused (user code saw it, or it is part of a
  * compute's result). Storage that is not one of ours is left untouched.
  * @example

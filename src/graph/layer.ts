@@ -43,9 +43,10 @@ export interface Layer {
    */
   readonly fusable: boolean;
   /**
-   * Not blockwise, yet its one-block tasks may join its single consumer's fused task:
-   * `task(b)` reads one block of its one dep, not necessarily block `b` (a slice with a
-   * negative step reads the mirrored block). Nothing fuses into such a layer.
+   * Not blockwise, yet its tasks may join its single consumer's fused task: `task(b)` reads
+   * blocks of its one dep, not necessarily block `b` (a slice with a negative step reads the
+   * mirrored block; an overlap reads the neighbourhood of `b`). Nothing fuses into such a
+   * layer.
    */
   readonly absorbable?: boolean;
   task(block: readonly number[]): TaskSpec;

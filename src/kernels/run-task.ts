@@ -7,6 +7,7 @@ import { KernelError, ShapeError, TaskError } from '../errors.ts';
 import { exposeChunk } from '../workers/recycler.ts';
 import type { TaskPayload } from '../workers/types.ts';
 import { backendKernelKey, backendKernelsReady } from './backend-kernels.ts';
+import { recycleSteps } from './recycle-steps.ts';
 import type { Chunk, FnRef, KernelContext, KernelRegistry } from './types.ts';
 
 /** Resolves user function references on the current thread. */
@@ -36,6 +37,9 @@ export function runTask(
   // Code tessera does not own (a user function, a third-party backend's kernels) may keep
   // what it was given or returns: those buffers are never reused (array/buffer-pool.ts).
   let foreign = backend !== undefined && !isBuiltinBackend(backend.module);
+  // the values of a fused task's steps, reused once the task is done with them (a pool's
+  // registry module may hold kernels that keep what they make: nothing is reused there)
+  const steps: Chunk[] | undefined = ownRegistries.has(registry) ? [] : undefined;
   const ctx: KernelContext = {
     key: task.key,
     ...(backend !== undefined ? { backend: backend.name } : {}),
@@ -51,6 +55,7 @@ export function runTask(
             ' (a user function that returns a promise must be declared async: its tasks then run on their own)',
         );
       }
+      steps?.push(out);
       return out;
     },
   };
@@ -60,7 +65,7 @@ export function runTask(
     if (foreign) {
       for (const c of task.inputs) exposeChunk(c);
       exposeChunk(out);
-    }
+    } else if (steps !== undefined && steps.length > 0) recycleSteps(steps, [...task.inputs, out]);
     return out;
   };
   try {
@@ -69,6 +74,19 @@ export function runTask(
   } catch (e) {
     return failed(task, e);
   }
+}
+
+/** Registries of tessera's own kernels only (a pool's registry module adds others'). */
+const ownRegistries = new WeakSet<KernelRegistry>();
+
+/**
+ * Declare `registry` to hold only tessera's own kernels: the blocks its tasks make and drop
+ * may be reused at once (see recycle-steps.ts).
+ * @example
+ * markOwnRegistry(builtinKernels);
+ */
+export function markOwnRegistry(registry: KernelRegistry): void {
+  ownRegistries.add(registry);
 }
 
 /** Where tessera's own backends' kernel modules live. */

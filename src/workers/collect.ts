@@ -5,13 +5,19 @@
 
 import v8 from 'node:v8';
 import vm from 'node:vm';
+import { bufferId } from '../array/buffer-pool.ts';
 import { takeAllocatedBytes } from '../array/dtype.ts';
+import type { OutputPlace } from '../array/output-place.ts';
 
 /** Collect after this many shared bytes were allocated or dropped since the last time. */
 export const COLLECT_AFTER_BYTES = 256 * 2 ** 20;
 
 let gc: (() => void) | undefined;
 let pending = 0;
+/** The results this thread wrote blocks into since its last collection: id → bytes. */
+const places = new Map<number, number>();
+let placesBytes = 0;
+let idle: ReturnType<typeof setTimeout> | undefined;
 
 function collector(): () => void {
   if (gc === undefined) {
@@ -36,6 +42,65 @@ export function noteDropped(bytes: number): void {
 }
 
 /**
+ * Count the results a task wrote its block into, each once. Every message that hands this
+ * thread a result gives it a reference to the result's memory, and until the thread
+ * collects, those keep a result its caller has dropped alive (a whole array per compute)
+ * while the thread itself allocates next to nothing. So the first block of a new result
+ * collects when earlier results add up to the threshold; an idle thread collects too (see
+ * collectWhenIdle).
+ * @example
+ * notePlaces(task.into); // on a worker, after the task copied its block into its result
+ */
+export function notePlaces(
+  into: readonly OutputPlace[] | undefined,
+  threshold = COLLECT_AFTER_BYTES,
+): void {
+  if (into === undefined) return;
+  for (const p of into) {
+    const id = bufferId(p.result.data) ?? -1;
+    if (places.has(id)) continue;
+    const bytes = p.result.data.buffer.byteLength;
+    if (placesBytes >= threshold) collectNow();
+    places.set(id, bytes);
+    placesBytes += bytes;
+  }
+}
+
+/**
+ * Collect once this thread has been idle for `delayMs` if it wrote into results (or
+ * dropped shared memory) worth collecting for; busy() cancels it. Call when a thread's last
+ * queued batch is answered.
+ * @example
+ * collectWhenIdle(); // the worker answered its batch and has nothing queued
+ */
+export function collectWhenIdle(delayMs = 100, threshold = COLLECT_AFTER_BYTES): void {
+  if (placesBytes + pending < threshold) return;
+  busy();
+  idle = setTimeout(() => {
+    idle = undefined;
+    collectNow();
+  }, delayMs);
+  idle.unref();
+}
+
+/**
+ * Cancel a pending idle collection: work arrived.
+ * @example
+ * busy(); // a batch came in
+ */
+export function busy(): void {
+  if (idle === undefined) return;
+  clearTimeout(idle);
+  idle = undefined;
+}
+
+function collectNow(): void {
+  pending = 0;
+  places.clear();
+  placesBytes = 0;
+  collector()();
+}
+/**
  * Run a full collection when at least `threshold` shared bytes were allocated on this
  * thread since the last one; returns whether it collected.
  * @example
@@ -44,7 +109,6 @@ export function noteDropped(bytes: number): void {
 export function collectGarbage(threshold = COLLECT_AFTER_BYTES): boolean {
   pending += takeAllocatedBytes();
   if (pending < threshold) return false;
-  pending = 0;
-  collector()();
+  collectNow();
   return true;
 }

@@ -34,6 +34,8 @@ const SMALL_BLOCK = 4096;
 
 /** A batch is dispatched once building its payloads took this many ms (see pump). */
 const BATCH_BUILD_MS = 1;
+/** A batch is dispatched once its tasks' blocks add up to this many bytes (see pump). */
+const BATCH_BYTES = 8 * 2 ** 20;
 
 export interface RunOptions {
   /** Static priorities (orderTasks); lower runs first. */
@@ -468,6 +470,9 @@ class Run {
           // specs built only now (fuse-tree's coarse tasks) can be slow: a batch that took
           // BATCH_BUILD_MS to build goes out as it is, so idle workers start sooner
           if (batch.length > 0 && performance.now() - started > BATCH_BUILD_MS) break;
+          // large blocks gain nothing from batching, and a batch of them dispatched at once
+          // runs roots far ahead of the tasks that free them (memory)
+          if (bytes >= BATCH_BYTES) break;
           const t = this.next(batch.length);
           if (t < 0) break;
           const nominal = this.nominalBytes(t);

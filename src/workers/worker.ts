@@ -7,7 +7,7 @@ import nodeEndpoint from 'comlink/dist/umd/node-adapter.js';
 import { createFnResolver, findFnRefs, needsPreload } from '../kernels/resolve.ts';
 import { runTask } from '../kernels/run-task.ts';
 import type { Chunk, FnRef, KernelRegistry } from '../kernels/types.ts';
-import { collectGarbage } from './collect.ts';
+import { busy, collectGarbage, collectWhenIdle, notePlaces } from './collect.ts';
 import { loadRegistry } from './registry.ts';
 import { endTimes, epochNow } from './task-timing.ts';
 import {
@@ -54,6 +54,7 @@ function execute(
         return out.then(
           (value) => {
             results[i] = value;
+            notePlaces(tasks[i]!.into);
             if (times) times[2 * i + 1] = epochNow();
             return execute(msg, results, i + 1, times);
           },
@@ -61,6 +62,7 @@ function execute(
         );
       }
       results[i] = out;
+      notePlaces(tasks[i]!.into);
       collectGarbage();
     } catch (e) {
       return { ok: false, index: i, error: encodeError(e) };
@@ -96,7 +98,9 @@ let pending: Promise<BatchReply> | undefined;
 function track(p: Promise<BatchReply>): Promise<BatchReply> {
   pending = p;
   const clear = (): void => {
-    if (pending === p) pending = undefined;
+    if (pending !== p) return;
+    pending = undefined;
+    collectWhenIdle();
   };
   p.then(clear, clear);
   return p;
@@ -104,9 +108,12 @@ function track(p: Promise<BatchReply>): Promise<BatchReply> {
 
 const api: WorkerApi = {
   runBatch(msg) {
+    busy();
     if (pending !== undefined) return track(pending.then(() => start(msg)));
     const reply = start(msg);
-    return reply instanceof Promise ? track(reply) : reply;
+    if (reply instanceof Promise) return track(reply);
+    collectWhenIdle();
+    return reply;
   },
 };
 

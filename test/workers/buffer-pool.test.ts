@@ -6,13 +6,18 @@
 import fc from 'fast-check';
 import { afterAll, afterEach, describe, expect, test } from 'vitest';
 import {
+  exposeBuffer,
   freeBufferBytes,
+  insideTask,
   pooledBuffer,
   recycleBuffer,
   setBufferPoolLimit,
   TRAILER_BYTES,
+  takeFreeBuffer,
   trimBufferPool,
 } from '../../src/array/buffer-pool.ts';
+import { allocate } from '../../src/array/dtype.ts';
+import { NDArray } from '../../src/array/ndarray.ts';
 import {
   type ComputeOptions,
   compute,
@@ -21,14 +26,16 @@ import {
   fromArray,
   type LazyArray,
   mapBlocks,
-  type NDArray,
+  overlap,
   persist,
   type RunStats,
   random,
   rechunk,
   resetConfig,
   shutdown,
+  uniformFilter,
 } from '../../src/index.ts';
+import { recycleSteps } from '../../src/kernels/recycle-steps.ts';
 
 afterAll(() => shutdown());
 afterEach(() => resetConfig());
@@ -60,6 +67,9 @@ const pipelines: Record<string, (a: LazyArray) => LazyArray> = {
       .get('::3, :')
       .std({ axis: 0 }),
   'chain then reduce': (a) => a.mul(a).sub(1).abs().mean({ axis: 0 }),
+  // fused tasks of several steps, whose intermediates go back to the free list at once
+  'overlap + filter': (a) => uniformFilter(a.astype('float32'), 3).mul(2),
+  'halo then slice': (a) => overlap(a, 2, 'reflect').get('1:, ::-2').add(a.get(':1, :1')),
 };
 
 describe('results with reuse equal results without it', () => {
@@ -180,6 +190,27 @@ describe('the free list', () => {
     expect(pooledBuffer(5003)).toBe(odd);
     trimBufferPool();
     resetConfig();
+  });
+
+  test("a fused task's step values go back to the free list, but not its inputs, its result or what it did not make", () => {
+    trimBufferPool();
+    const block = (n: number) => insideTask(() => allocate('float64', n));
+    const made = (n: number) => new NDArray(block(n), [n], 'float64');
+    const step = made(1024);
+    const twice = made(2048);
+    const view = new NDArray(twice.data.subarray(0, 512), [512], 'float64');
+    const result = made(4096);
+    const resultView = new NDArray(result.data.subarray(8, 16), [8], 'float64');
+    const input = made(3072);
+    const exposed = made(5120);
+    exposeBuffer(exposed.data);
+    const outside = new NDArray(allocate('float64', 6144), [6144], 'float64');
+    recycleSteps([step, [twice, view], resultView, input, exposed, outside], [input, result]);
+    // step and twice (once, though two values share it); nothing else
+    expect(freeBufferBytes()).toBe(8 * (1024 + 2048));
+    expect(takeFreeBuffer(8 * 1024)).toBe(step.data.buffer);
+    expect(takeFreeBuffer(8 * 2048)).toBe(twice.data.buffer);
+    trimBufferPool();
   });
 
   test('configure checks bufferPool', () => {

@@ -6,7 +6,7 @@ import { npyKernels } from '../../io/npy-read.ts';
 import { npyWriteKernels } from '../../io/npy-write.ts';
 import { zarrKernels } from '../../io/zarr-io.ts';
 import { arrayBlock } from '../../kernels/array-block.ts';
-import { kernelLabel } from '../../kernels/run-task.ts';
+import { kernelLabel, markOwnRegistry } from '../../kernels/run-task.ts';
 import type { AsyncKernel, Chunk, Kernel, KernelRegistry } from '../../kernels/types.ts';
 import { applyKernels } from './apply/apply.ts';
 import { blockwiseKernels } from './apply/blockwise.ts';
@@ -45,6 +45,7 @@ import { stencilKernels } from './stencil/zoom.ts';
 
 /** The default registry of built-in kernels. */
 export const builtinKernels: KernelRegistry = new Map();
+markOwnRegistry(builtinKernels);
 
 /** Add kernels to a registry (the default one unless given). */
 export function registerKernels(
