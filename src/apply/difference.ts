@@ -1,6 +1,7 @@
 // diff and gradient along chunked axes (NumPy's np.diff and np.gradient with unit spacing):
 // each block gets its neighbours' edge elements through overlap, then one stencil kernel.
 
+import type { KnownIn } from '../array/known-shape.ts';
 import { full } from '../array/creation.ts';
 import { isFloat, resultType } from '../array/dtype.ts';
 import { type ArrayLike, asLazy } from '../array/from-array.ts';
@@ -65,7 +66,7 @@ function knownSize(fn: string, x: LazyArray, axis: number): number {
  * @example
  * diff(fromArray([1, 4, 9, 16], { chunks: 2 })).compute().toNested(); // [3, 5, 7]
  */
-export function diff(x: ArrayLike, opts: DiffOptions = {}): LazyArray {
+export function diff<X extends ArrayLike>(x: X, opts: DiffOptions = {}): LazyArray<KnownIn<[X]>> {
   const a = asLazy(x);
   if (a.ndim === 0) throw new ValueError('diff: needs an array of at least one dimension');
   const axis = normalizeAxis('diff', opts.axis ?? -1, a.ndim);
@@ -73,8 +74,8 @@ export function diff(x: ArrayLike, opts: DiffOptions = {}): LazyArray {
   if (typeof n !== 'number' || !Number.isInteger(n) || n < 0) {
     throw new ValueError(`diff: n ${formatValue(n)} is not a non-negative integer`);
   }
-  if (n === 0) return withEnds(a, axis, opts);
-  return diffOf(withEnds(a, axis, opts), axis, n);
+  if (n === 0) return withEnds(a, axis, opts) as LazyArray<KnownIn<[X]>>;
+  return diffOf(withEnds(a, axis, opts), axis, n) as LazyArray<KnownIn<[X]>>;
 }
 
 function diffOf(a: LazyArray, axis: number, n: number): LazyArray {

@@ -1,6 +1,7 @@
 // Arithmetic elementwise functions: binary operators, maximum/minimum and unary math.
 // Each call adds one fusable 'ew' layer; dtypes follow NumPy (integers wrap at their width).
 
+import type { KnownIn } from '../array/known-shape.ts';
 import type { LazyArray } from '../array/lazy-array.ts';
 import { type CallOptions, withCallBackend } from '../dispatch/with-backend.ts';
 import { ValueError } from '../errors.ts';
@@ -36,8 +37,14 @@ export function elementwiseOp(fn: string, rule: DTypeRule, ...operands: Operand[
  * @example
  * add(fromArray([1, 2, 3]), 1); // [2, 3, 4]
  */
-export function add(x: Operand, y: Operand, opts?: CallOptions): LazyArray {
-  return withCallBackend('add', opts?.backend, () => elementwiseOp('add', keep, x, y));
+export function add<X extends Operand, Y extends Operand>(
+  x: X,
+  y: Y,
+  opts?: CallOptions,
+): LazyArray<KnownIn<[X, Y]>> {
+  return withCallBackend('add', opts?.backend, () => elementwiseOp('add', keep, x, y)) as LazyArray<
+    KnownIn<[X, Y]>
+  >;
 }
 
 /**
@@ -45,8 +52,14 @@ export function add(x: Operand, y: Operand, opts?: CallOptions): LazyArray {
  * @example
  * subtract(10, fromArray([1, 2])); // [9, 8]
  */
-export function subtract(x: Operand, y: Operand, opts?: CallOptions): LazyArray {
-  return withCallBackend('subtract', opts?.backend, () => elementwiseOp('subtract', numeric, x, y));
+export function subtract<X extends Operand, Y extends Operand>(
+  x: X,
+  y: Y,
+  opts?: CallOptions,
+): LazyArray<KnownIn<[X, Y]>> {
+  return withCallBackend('subtract', opts?.backend, () =>
+    elementwiseOp('subtract', numeric, x, y),
+  ) as LazyArray<KnownIn<[X, Y]>>;
 }
 
 /**
@@ -54,8 +67,14 @@ export function subtract(x: Operand, y: Operand, opts?: CallOptions): LazyArray 
  * @example
  * multiply(fromArray([[1], [2]]), fromArray([1, 10])); // [[1, 10], [2, 20]]
  */
-export function multiply(x: Operand, y: Operand, opts?: CallOptions): LazyArray {
-  return withCallBackend('multiply', opts?.backend, () => elementwiseOp('multiply', keep, x, y));
+export function multiply<X extends Operand, Y extends Operand>(
+  x: X,
+  y: Y,
+  opts?: CallOptions,
+): LazyArray<KnownIn<[X, Y]>> {
+  return withCallBackend('multiply', opts?.backend, () =>
+    elementwiseOp('multiply', keep, x, y),
+  ) as LazyArray<KnownIn<[X, Y]>>;
 }
 
 /**
@@ -63,8 +82,14 @@ export function multiply(x: Operand, y: Operand, opts?: CallOptions): LazyArray 
  * @example
  * divide(fromArray(new Int32Array([1, 3])), 2); // float64 [0.5, 1.5]
  */
-export function divide(x: Operand, y: Operand, opts?: CallOptions): LazyArray {
-  return withCallBackend('divide', opts?.backend, () => elementwiseOp('divide', toFloat, x, y));
+export function divide<X extends Operand, Y extends Operand>(
+  x: X,
+  y: Y,
+  opts?: CallOptions,
+): LazyArray<KnownIn<[X, Y]>> {
+  return withCallBackend('divide', opts?.backend, () =>
+    elementwiseOp('divide', toFloat, x, y),
+  ) as LazyArray<KnownIn<[X, Y]>>;
 }
 
 /**
@@ -72,10 +97,14 @@ export function divide(x: Operand, y: Operand, opts?: CallOptions): LazyArray {
  * @example
  * floorDivide(fromArray(new Int32Array([-7, 7])), 2); // [-4, 3]
  */
-export function floorDivide(x: Operand, y: Operand, opts?: CallOptions): LazyArray {
+export function floorDivide<X extends Operand, Y extends Operand>(
+  x: X,
+  y: Y,
+  opts?: CallOptions,
+): LazyArray<KnownIn<[X, Y]>> {
   return withCallBackend('floorDivide', opts?.backend, () =>
     elementwiseOp('floorDivide', boolToInt8, x, y),
-  );
+  ) as LazyArray<KnownIn<[X, Y]>>;
 }
 
 /**
@@ -83,10 +112,14 @@ export function floorDivide(x: Operand, y: Operand, opts?: CallOptions): LazyArr
  * @example
  * remainder(fromArray(new Int32Array([-7, 7])), 3); // [2, 1]
  */
-export function remainder(x: Operand, y: Operand, opts?: CallOptions): LazyArray {
+export function remainder<X extends Operand, Y extends Operand>(
+  x: X,
+  y: Y,
+  opts?: CallOptions,
+): LazyArray<KnownIn<[X, Y]>> {
   return withCallBackend('remainder', opts?.backend, () =>
     elementwiseOp('remainder', boolToInt8, x, y),
-  );
+  ) as LazyArray<KnownIn<[X, Y]>>;
 }
 
 /**
@@ -95,8 +128,12 @@ export function remainder(x: Operand, y: Operand, opts?: CallOptions): LazyArray
  * @example
  * pow(fromArray([1, 2, 3]), 2); // [1, 4, 9]
  */
-export function pow(x: Operand, y: Operand, opts?: CallOptions): LazyArray {
-  return withCallBackend('pow', opts?.backend, () => powOp(x, y));
+export function pow<X extends Operand, Y extends Operand>(
+  x: X,
+  y: Y,
+  opts?: CallOptions,
+): LazyArray<KnownIn<[X, Y]>> {
+  return withCallBackend('pow', opts?.backend, () => powOp(x, y)) as LazyArray<KnownIn<[X, Y]>>;
 }
 
 function powOp(x: Operand, y: Operand): LazyArray {
@@ -118,8 +155,14 @@ function powOp(x: Operand, y: Operand): LazyArray {
  * @example
  * maximum(fromArray([1, 5]), 3); // [3, 5]
  */
-export function maximum(x: Operand, y: Operand, opts?: CallOptions): LazyArray {
-  return withCallBackend('maximum', opts?.backend, () => elementwiseOp('maximum', keep, x, y));
+export function maximum<X extends Operand, Y extends Operand>(
+  x: X,
+  y: Y,
+  opts?: CallOptions,
+): LazyArray<KnownIn<[X, Y]>> {
+  return withCallBackend('maximum', opts?.backend, () =>
+    elementwiseOp('maximum', keep, x, y),
+  ) as LazyArray<KnownIn<[X, Y]>>;
 }
 
 /**
@@ -127,8 +170,14 @@ export function maximum(x: Operand, y: Operand, opts?: CallOptions): LazyArray {
  * @example
  * minimum(fromArray([1, 5]), 3); // [1, 3]
  */
-export function minimum(x: Operand, y: Operand, opts?: CallOptions): LazyArray {
-  return withCallBackend('minimum', opts?.backend, () => elementwiseOp('minimum', keep, x, y));
+export function minimum<X extends Operand, Y extends Operand>(
+  x: X,
+  y: Y,
+  opts?: CallOptions,
+): LazyArray<KnownIn<[X, Y]>> {
+  return withCallBackend('minimum', opts?.backend, () =>
+    elementwiseOp('minimum', keep, x, y),
+  ) as LazyArray<KnownIn<[X, Y]>>;
 }
 
 /**
@@ -136,8 +185,10 @@ export function minimum(x: Operand, y: Operand, opts?: CallOptions): LazyArray {
  * @example
  * negative(fromArray([1, -2])); // [-1, 2]
  */
-export function negative(x: Operand, opts?: CallOptions): LazyArray {
-  return withCallBackend('negative', opts?.backend, () => elementwiseOp('negative', numeric, x));
+export function negative<X extends Operand>(x: X, opts?: CallOptions): LazyArray<KnownIn<[X]>> {
+  return withCallBackend('negative', opts?.backend, () =>
+    elementwiseOp('negative', numeric, x),
+  ) as LazyArray<KnownIn<[X]>>;
 }
 
 /**
@@ -145,8 +196,10 @@ export function negative(x: Operand, opts?: CallOptions): LazyArray {
  * @example
  * abs(fromArray([-1.5, 2])); // [1.5, 2]
  */
-export function abs(x: Operand, opts?: CallOptions): LazyArray {
-  return withCallBackend('abs', opts?.backend, () => elementwiseOp('abs', keep, x));
+export function abs<X extends Operand>(x: X, opts?: CallOptions): LazyArray<KnownIn<[X]>> {
+  return withCallBackend('abs', opts?.backend, () => elementwiseOp('abs', keep, x)) as LazyArray<
+    KnownIn<[X]>
+  >;
 }
 
 /**
@@ -154,8 +207,10 @@ export function abs(x: Operand, opts?: CallOptions): LazyArray {
  * @example
  * sign(fromArray([-3, 0, 2])); // [-1, 0, 1]
  */
-export function sign(x: Operand, opts?: CallOptions): LazyArray {
-  return withCallBackend('sign', opts?.backend, () => elementwiseOp('sign', numeric, x));
+export function sign<X extends Operand>(x: X, opts?: CallOptions): LazyArray<KnownIn<[X]>> {
+  return withCallBackend('sign', opts?.backend, () =>
+    elementwiseOp('sign', numeric, x),
+  ) as LazyArray<KnownIn<[X]>>;
 }
 
 /**
@@ -163,8 +218,10 @@ export function sign(x: Operand, opts?: CallOptions): LazyArray {
  * @example
  * sqrt(fromArray([4, 9])); // [2, 3]
  */
-export function sqrt(x: Operand, opts?: CallOptions): LazyArray {
-  return withCallBackend('sqrt', opts?.backend, () => elementwiseOp('sqrt', toFloat, x));
+export function sqrt<X extends Operand>(x: X, opts?: CallOptions): LazyArray<KnownIn<[X]>> {
+  return withCallBackend('sqrt', opts?.backend, () =>
+    elementwiseOp('sqrt', toFloat, x),
+  ) as LazyArray<KnownIn<[X]>>;
 }
 
 /**
@@ -172,8 +229,10 @@ export function sqrt(x: Operand, opts?: CallOptions): LazyArray {
  * @example
  * exp(fromArray([0])); // [1]
  */
-export function exp(x: Operand, opts?: CallOptions): LazyArray {
-  return withCallBackend('exp', opts?.backend, () => elementwiseOp('exp', toFloat, x));
+export function exp<X extends Operand>(x: X, opts?: CallOptions): LazyArray<KnownIn<[X]>> {
+  return withCallBackend('exp', opts?.backend, () => elementwiseOp('exp', toFloat, x)) as LazyArray<
+    KnownIn<[X]>
+  >;
 }
 
 /**
@@ -181,8 +240,10 @@ export function exp(x: Operand, opts?: CallOptions): LazyArray {
  * @example
  * expm1(fromArray([1e-10])); // [1.00000000005e-10]
  */
-export function expm1(x: Operand, opts?: CallOptions): LazyArray {
-  return withCallBackend('expm1', opts?.backend, () => elementwiseOp('expm1', toFloat, x));
+export function expm1<X extends Operand>(x: X, opts?: CallOptions): LazyArray<KnownIn<[X]>> {
+  return withCallBackend('expm1', opts?.backend, () =>
+    elementwiseOp('expm1', toFloat, x),
+  ) as LazyArray<KnownIn<[X]>>;
 }
 
 /**
@@ -190,8 +251,10 @@ export function expm1(x: Operand, opts?: CallOptions): LazyArray {
  * @example
  * log(fromArray([1, Math.E])); // [0, 1]
  */
-export function log(x: Operand, opts?: CallOptions): LazyArray {
-  return withCallBackend('log', opts?.backend, () => elementwiseOp('log', toFloat, x));
+export function log<X extends Operand>(x: X, opts?: CallOptions): LazyArray<KnownIn<[X]>> {
+  return withCallBackend('log', opts?.backend, () => elementwiseOp('log', toFloat, x)) as LazyArray<
+    KnownIn<[X]>
+  >;
 }
 
 /**
@@ -199,8 +262,10 @@ export function log(x: Operand, opts?: CallOptions): LazyArray {
  * @example
  * log1p(fromArray([0])); // [0]
  */
-export function log1p(x: Operand, opts?: CallOptions): LazyArray {
-  return withCallBackend('log1p', opts?.backend, () => elementwiseOp('log1p', toFloat, x));
+export function log1p<X extends Operand>(x: X, opts?: CallOptions): LazyArray<KnownIn<[X]>> {
+  return withCallBackend('log1p', opts?.backend, () =>
+    elementwiseOp('log1p', toFloat, x),
+  ) as LazyArray<KnownIn<[X]>>;
 }
 
 /**
@@ -208,8 +273,10 @@ export function log1p(x: Operand, opts?: CallOptions): LazyArray {
  * @example
  * sin(fromArray([0])); // [0]
  */
-export function sin(x: Operand, opts?: CallOptions): LazyArray {
-  return withCallBackend('sin', opts?.backend, () => elementwiseOp('sin', toFloat, x));
+export function sin<X extends Operand>(x: X, opts?: CallOptions): LazyArray<KnownIn<[X]>> {
+  return withCallBackend('sin', opts?.backend, () => elementwiseOp('sin', toFloat, x)) as LazyArray<
+    KnownIn<[X]>
+  >;
 }
 
 /**
@@ -217,8 +284,10 @@ export function sin(x: Operand, opts?: CallOptions): LazyArray {
  * @example
  * cos(fromArray([0])); // [1]
  */
-export function cos(x: Operand, opts?: CallOptions): LazyArray {
-  return withCallBackend('cos', opts?.backend, () => elementwiseOp('cos', toFloat, x));
+export function cos<X extends Operand>(x: X, opts?: CallOptions): LazyArray<KnownIn<[X]>> {
+  return withCallBackend('cos', opts?.backend, () => elementwiseOp('cos', toFloat, x)) as LazyArray<
+    KnownIn<[X]>
+  >;
 }
 
 /**
@@ -226,8 +295,10 @@ export function cos(x: Operand, opts?: CallOptions): LazyArray {
  * @example
  * tan(fromArray([0])); // [0]
  */
-export function tan(x: Operand, opts?: CallOptions): LazyArray {
-  return withCallBackend('tan', opts?.backend, () => elementwiseOp('tan', toFloat, x));
+export function tan<X extends Operand>(x: X, opts?: CallOptions): LazyArray<KnownIn<[X]>> {
+  return withCallBackend('tan', opts?.backend, () => elementwiseOp('tan', toFloat, x)) as LazyArray<
+    KnownIn<[X]>
+  >;
 }
 
 /**
@@ -235,8 +306,10 @@ export function tan(x: Operand, opts?: CallOptions): LazyArray {
  * @example
  * tanh(fromArray([0])); // [0]
  */
-export function tanh(x: Operand, opts?: CallOptions): LazyArray {
-  return withCallBackend('tanh', opts?.backend, () => elementwiseOp('tanh', toFloat, x));
+export function tanh<X extends Operand>(x: X, opts?: CallOptions): LazyArray<KnownIn<[X]>> {
+  return withCallBackend('tanh', opts?.backend, () =>
+    elementwiseOp('tanh', toFloat, x),
+  ) as LazyArray<KnownIn<[X]>>;
 }
 
 /**
@@ -244,8 +317,10 @@ export function tanh(x: Operand, opts?: CallOptions): LazyArray {
  * @example
  * floor(fromArray([-1.5, 1.5])); // [-2, 1]
  */
-export function floor(x: Operand, opts?: CallOptions): LazyArray {
-  return withCallBackend('floor', opts?.backend, () => elementwiseOp('floor', keep, x));
+export function floor<X extends Operand>(x: X, opts?: CallOptions): LazyArray<KnownIn<[X]>> {
+  return withCallBackend('floor', opts?.backend, () =>
+    elementwiseOp('floor', keep, x),
+  ) as LazyArray<KnownIn<[X]>>;
 }
 
 /**
@@ -253,8 +328,10 @@ export function floor(x: Operand, opts?: CallOptions): LazyArray {
  * @example
  * ceil(fromArray([-1.5, 1.5])); // [-1, 2]
  */
-export function ceil(x: Operand, opts?: CallOptions): LazyArray {
-  return withCallBackend('ceil', opts?.backend, () => elementwiseOp('ceil', keep, x));
+export function ceil<X extends Operand>(x: X, opts?: CallOptions): LazyArray<KnownIn<[X]>> {
+  return withCallBackend('ceil', opts?.backend, () => elementwiseOp('ceil', keep, x)) as LazyArray<
+    KnownIn<[X]>
+  >;
 }
 
 /**
@@ -262,6 +339,8 @@ export function ceil(x: Operand, opts?: CallOptions): LazyArray {
  * @example
  * round(fromArray([0.5, 1.5, 2.5, -0.5])); // [0, 2, 2, -0]
  */
-export function round(x: Operand, opts?: CallOptions): LazyArray {
-  return withCallBackend('round', opts?.backend, () => elementwiseOp('round', keep, x));
+export function round<X extends Operand>(x: X, opts?: CallOptions): LazyArray<KnownIn<[X]>> {
+  return withCallBackend('round', opts?.backend, () =>
+    elementwiseOp('round', keep, x),
+  ) as LazyArray<KnownIn<[X]>>;
 }

@@ -1,6 +1,7 @@
 // Comparisons, logical ops, NaN tests, where, clip and astype.
 // Each call adds one fusable 'ew' layer; comparisons of integers with numbers are exact.
 
+import type { KnownIn } from '../array/known-shape.ts';
 import { checkDType, type DType, integerRange, isInteger } from '../array/dtype.ts';
 import { asLazy } from '../array/from-array.ts';
 import type { LazyArray } from '../array/lazy-array.ts';
@@ -15,8 +16,14 @@ import { checkScalarsFit, promoted, toBool } from './elementwise-dtypes.ts';
  * @example
  * equal(fromArray([1, 2]), 2); // [false, true]
  */
-export function equal(x: Operand, y: Operand, opts?: CallOptions): LazyArray {
-  return withCallBackend('equal', opts?.backend, () => elementwiseOp('equal', toBool, x, y));
+export function equal<X extends Operand, Y extends Operand>(
+  x: X,
+  y: Y,
+  opts?: CallOptions,
+): LazyArray<KnownIn<[X, Y]>> {
+  return withCallBackend('equal', opts?.backend, () =>
+    elementwiseOp('equal', toBool, x, y),
+  ) as LazyArray<KnownIn<[X, Y]>>;
 }
 
 /**
@@ -24,8 +31,14 @@ export function equal(x: Operand, y: Operand, opts?: CallOptions): LazyArray {
  * @example
  * notEqual(fromArray([1, 2]), 2); // [true, false]
  */
-export function notEqual(x: Operand, y: Operand, opts?: CallOptions): LazyArray {
-  return withCallBackend('notEqual', opts?.backend, () => elementwiseOp('notEqual', toBool, x, y));
+export function notEqual<X extends Operand, Y extends Operand>(
+  x: X,
+  y: Y,
+  opts?: CallOptions,
+): LazyArray<KnownIn<[X, Y]>> {
+  return withCallBackend('notEqual', opts?.backend, () =>
+    elementwiseOp('notEqual', toBool, x, y),
+  ) as LazyArray<KnownIn<[X, Y]>>;
 }
 
 /**
@@ -33,8 +46,14 @@ export function notEqual(x: Operand, y: Operand, opts?: CallOptions): LazyArray 
  * @example
  * less(fromArray([1, 2]), 2); // [true, false]
  */
-export function less(x: Operand, y: Operand, opts?: CallOptions): LazyArray {
-  return withCallBackend('less', opts?.backend, () => elementwiseOp('less', toBool, x, y));
+export function less<X extends Operand, Y extends Operand>(
+  x: X,
+  y: Y,
+  opts?: CallOptions,
+): LazyArray<KnownIn<[X, Y]>> {
+  return withCallBackend('less', opts?.backend, () =>
+    elementwiseOp('less', toBool, x, y),
+  ) as LazyArray<KnownIn<[X, Y]>>;
 }
 
 /**
@@ -42,10 +61,14 @@ export function less(x: Operand, y: Operand, opts?: CallOptions): LazyArray {
  * @example
  * lessEqual(fromArray([1, 3]), 2); // [true, false]
  */
-export function lessEqual(x: Operand, y: Operand, opts?: CallOptions): LazyArray {
+export function lessEqual<X extends Operand, Y extends Operand>(
+  x: X,
+  y: Y,
+  opts?: CallOptions,
+): LazyArray<KnownIn<[X, Y]>> {
   return withCallBackend('lessEqual', opts?.backend, () =>
     elementwiseOp('lessEqual', toBool, x, y),
-  );
+  ) as LazyArray<KnownIn<[X, Y]>>;
 }
 
 /**
@@ -53,8 +76,14 @@ export function lessEqual(x: Operand, y: Operand, opts?: CallOptions): LazyArray
  * @example
  * greater(fromArray([1, 3]), 2); // [false, true]
  */
-export function greater(x: Operand, y: Operand, opts?: CallOptions): LazyArray {
-  return withCallBackend('greater', opts?.backend, () => elementwiseOp('greater', toBool, x, y));
+export function greater<X extends Operand, Y extends Operand>(
+  x: X,
+  y: Y,
+  opts?: CallOptions,
+): LazyArray<KnownIn<[X, Y]>> {
+  return withCallBackend('greater', opts?.backend, () =>
+    elementwiseOp('greater', toBool, x, y),
+  ) as LazyArray<KnownIn<[X, Y]>>;
 }
 
 /**
@@ -62,10 +91,14 @@ export function greater(x: Operand, y: Operand, opts?: CallOptions): LazyArray {
  * @example
  * greaterEqual(fromArray([1, 2]), 2); // [false, true]
  */
-export function greaterEqual(x: Operand, y: Operand, opts?: CallOptions): LazyArray {
+export function greaterEqual<X extends Operand, Y extends Operand>(
+  x: X,
+  y: Y,
+  opts?: CallOptions,
+): LazyArray<KnownIn<[X, Y]>> {
   return withCallBackend('greaterEqual', opts?.backend, () =>
     elementwiseOp('greaterEqual', toBool, x, y),
-  );
+  ) as LazyArray<KnownIn<[X, Y]>>;
 }
 
 /**
@@ -73,10 +106,14 @@ export function greaterEqual(x: Operand, y: Operand, opts?: CallOptions): LazyAr
  * @example
  * logicalAnd(fromArray([true, true]), fromArray([true, false])); // [true, false]
  */
-export function logicalAnd(x: Operand, y: Operand, opts?: CallOptions): LazyArray {
+export function logicalAnd<X extends Operand, Y extends Operand>(
+  x: X,
+  y: Y,
+  opts?: CallOptions,
+): LazyArray<KnownIn<[X, Y]>> {
   return withCallBackend('logicalAnd', opts?.backend, () =>
     elementwiseOp('logicalAnd', toBool, x, y),
-  );
+  ) as LazyArray<KnownIn<[X, Y]>>;
 }
 
 /**
@@ -84,10 +121,14 @@ export function logicalAnd(x: Operand, y: Operand, opts?: CallOptions): LazyArra
  * @example
  * logicalOr(fromArray([0, 0]), fromArray([0, 2])); // [false, true]
  */
-export function logicalOr(x: Operand, y: Operand, opts?: CallOptions): LazyArray {
+export function logicalOr<X extends Operand, Y extends Operand>(
+  x: X,
+  y: Y,
+  opts?: CallOptions,
+): LazyArray<KnownIn<[X, Y]>> {
   return withCallBackend('logicalOr', opts?.backend, () =>
     elementwiseOp('logicalOr', toBool, x, y),
-  );
+  ) as LazyArray<KnownIn<[X, Y]>>;
 }
 
 /**
@@ -95,10 +136,14 @@ export function logicalOr(x: Operand, y: Operand, opts?: CallOptions): LazyArray
  * @example
  * logicalXor(fromArray([0, 1, 1]), fromArray([1, 1, 0])); // [true, false, true]
  */
-export function logicalXor(x: Operand, y: Operand, opts?: CallOptions): LazyArray {
+export function logicalXor<X extends Operand, Y extends Operand>(
+  x: X,
+  y: Y,
+  opts?: CallOptions,
+): LazyArray<KnownIn<[X, Y]>> {
   return withCallBackend('logicalXor', opts?.backend, () =>
     elementwiseOp('logicalXor', toBool, x, y),
-  );
+  ) as LazyArray<KnownIn<[X, Y]>>;
 }
 
 /**
@@ -106,8 +151,10 @@ export function logicalXor(x: Operand, y: Operand, opts?: CallOptions): LazyArra
  * @example
  * logicalNot(fromArray([0, 3])); // [true, false]
  */
-export function logicalNot(x: Operand, opts?: CallOptions): LazyArray {
-  return withCallBackend('logicalNot', opts?.backend, () => elementwiseOp('logicalNot', toBool, x));
+export function logicalNot<X extends Operand>(x: X, opts?: CallOptions): LazyArray<KnownIn<[X]>> {
+  return withCallBackend('logicalNot', opts?.backend, () =>
+    elementwiseOp('logicalNot', toBool, x),
+  ) as LazyArray<KnownIn<[X]>>;
 }
 
 /**
@@ -115,8 +162,10 @@ export function logicalNot(x: Operand, opts?: CallOptions): LazyArray {
  * @example
  * isnan(fromArray([1, Number.NaN])); // [false, true]
  */
-export function isnan(x: Operand, opts?: CallOptions): LazyArray {
-  return withCallBackend('isnan', opts?.backend, () => elementwiseOp('isnan', toBool, x));
+export function isnan<X extends Operand>(x: X, opts?: CallOptions): LazyArray<KnownIn<[X]>> {
+  return withCallBackend('isnan', opts?.backend, () =>
+    elementwiseOp('isnan', toBool, x),
+  ) as LazyArray<KnownIn<[X]>>;
 }
 
 /**
@@ -124,8 +173,10 @@ export function isnan(x: Operand, opts?: CallOptions): LazyArray {
  * @example
  * isfinite(fromArray([1, Infinity, Number.NaN])); // [true, false, false]
  */
-export function isfinite(x: Operand, opts?: CallOptions): LazyArray {
-  return withCallBackend('isfinite', opts?.backend, () => elementwiseOp('isfinite', toBool, x));
+export function isfinite<X extends Operand>(x: X, opts?: CallOptions): LazyArray<KnownIn<[X]>> {
+  return withCallBackend('isfinite', opts?.backend, () =>
+    elementwiseOp('isfinite', toBool, x),
+  ) as LazyArray<KnownIn<[X]>>;
 }
 
 /**
@@ -133,8 +184,10 @@ export function isfinite(x: Operand, opts?: CallOptions): LazyArray {
  * @example
  * isinf(fromArray([1, -Infinity, Number.NaN])); // [false, true, false]
  */
-export function isinf(x: Operand, opts?: CallOptions): LazyArray {
-  return withCallBackend('isinf', opts?.backend, () => elementwiseOp('isinf', toBool, x));
+export function isinf<X extends Operand>(x: X, opts?: CallOptions): LazyArray<KnownIn<[X]>> {
+  return withCallBackend('isinf', opts?.backend, () =>
+    elementwiseOp('isinf', toBool, x),
+  ) as LazyArray<KnownIn<[X]>>;
 }
 
 /**
@@ -142,8 +195,10 @@ export function isinf(x: Operand, opts?: CallOptions): LazyArray {
  * @example
  * signbit(fromArray([-1, -0, 0, 2])); // [true, true, false, false]
  */
-export function signbit(x: Operand, opts?: CallOptions): LazyArray {
-  return withCallBackend('signbit', opts?.backend, () => elementwiseOp('signbit', toBool, x));
+export function signbit<X extends Operand>(x: X, opts?: CallOptions): LazyArray<KnownIn<[X]>> {
+  return withCallBackend('signbit', opts?.backend, () =>
+    elementwiseOp('signbit', toBool, x),
+  ) as LazyArray<KnownIn<[X]>>;
 }
 
 /**
@@ -152,8 +207,15 @@ export function signbit(x: Operand, opts?: CallOptions): LazyArray {
  * @example
  * where(greater(x, 0), x, 0); // relu
  */
-export function where(cond: Operand, a: Operand, b: Operand, opts?: CallOptions): LazyArray {
-  return withCallBackend('where', opts?.backend, () => whereOp(cond, a, b));
+export function where<C extends Operand, A extends Operand, B extends Operand>(
+  cond: C,
+  a: A,
+  b: B,
+  opts?: CallOptions,
+): LazyArray<KnownIn<[C, A, B]>> {
+  return withCallBackend('where', opts?.backend, () => whereOp(cond, a, b)) as LazyArray<
+    KnownIn<[C, A, B]>
+  >;
 }
 
 function whereOp(cond: Operand, a: Operand, b: Operand): LazyArray {
@@ -171,13 +233,15 @@ function whereOp(cond: Operand, a: Operand, b: Operand): LazyArray {
  * @example
  * clip(fromArray([-2, 0.5, 3]), 0, 1); // [0, 0.5, 1]
  */
-export function clip(
-  x: Operand,
+export function clip<X extends Operand>(
+  x: X,
   min?: Operand | null,
   max?: Operand | null,
   opts?: CallOptions,
-): LazyArray {
-  return withCallBackend('clip', opts?.backend, () => clipOp(x, min, max));
+): LazyArray<KnownIn<[X]>> {
+  return withCallBackend('clip', opts?.backend, () => clipOp(x, min, max)) as LazyArray<
+    KnownIn<[X]>
+  >;
 }
 
 function clipOp(x: Operand, min?: Operand | null, max?: Operand | null): LazyArray {
@@ -209,8 +273,14 @@ function clipOp(x: Operand, min?: Operand | null, max?: Operand | null): LazyArr
  * @example
  * astype(fromArray([1.7, -1.7]), 'int32'); // [1, -1]
  */
-export function astype(x: Operand, dtype: DType, opts?: CallOptions): LazyArray {
-  return withCallBackend('astype', opts?.backend, () => astypeOp(x, dtype));
+export function astype<X extends Operand>(
+  x: X,
+  dtype: DType,
+  opts?: CallOptions,
+): LazyArray<KnownIn<[X]>> {
+  return withCallBackend('astype', opts?.backend, () => astypeOp(x, dtype)) as LazyArray<
+    KnownIn<[X]>
+  >;
 }
 
 function astypeOp(x: Operand, dtype: DType): LazyArray {

@@ -1,6 +1,7 @@
 // The fft extension's helpers: sample frequencies (fftfreq, rfftfreq) and the half-length
 // rotations that centre the zero frequency (fftshift, ifftshift) as two slices and a concat.
 
+import type { KnownIn } from '../array/known-shape.ts';
 import { checkOptions } from '../array/check-options.ts';
 import type { DType } from '../array/dtype.ts';
 import { type ArrayLike, asLazy, fromArray } from '../array/from-array.ts';
@@ -120,8 +121,11 @@ function shiftAll(
  * @example
  * fft.fftshift(fft.fftfreq(5)).compute().toNested(); // [-0.4, -0.2, 0, 0.2, 0.4]
  */
-export function fftshift(x: ArrayLike, opts?: FftShiftOptions): LazyArray {
-  return shiftAll('fft.fftshift', x, opts, 1);
+export function fftshift<X extends ArrayLike>(
+  x: X,
+  opts?: FftShiftOptions,
+): LazyArray<KnownIn<[X]>> {
+  return shiftAll('fft.fftshift', x, opts, 1) as LazyArray<KnownIn<[X]>>;
 }
 
 /**
@@ -129,6 +133,9 @@ export function fftshift(x: ArrayLike, opts?: FftShiftOptions): LazyArray {
  * @example
  * fft.ifftshift(fft.fftshift(fft.fftfreq(5))).compute().toNested(); // [0, 0.2, 0.4, -0.4, -0.2]
  */
-export function ifftshift(x: ArrayLike, opts?: FftShiftOptions): LazyArray {
-  return shiftAll('fft.ifftshift', x, opts, -1);
+export function ifftshift<X extends ArrayLike>(
+  x: X,
+  opts?: FftShiftOptions,
+): LazyArray<KnownIn<[X]>> {
+  return shiftAll('fft.ifftshift', x, opts, -1) as LazyArray<KnownIn<[X]>>;
 }

@@ -1,6 +1,7 @@
 // Public indexing: x.get (NumPy syntax, basic slicing plus one integer array via take),
 // x.mask (boolean selection of unknown length) and x.set (a new array with a region replaced).
 
+import type { KnownIn } from '../array/known-shape.ts';
 import { itemsize, type Scalar } from '../array/dtype.ts';
 import { type ArrayLike, asLazy } from '../array/from-array.ts';
 import { LazyArray } from '../array/lazy-array.ts';
@@ -269,9 +270,13 @@ function piecesByBlock(pieces: readonly SlicePiece[]): Map<number, [number, Slic
  * const x = zeros([4, 4], { chunks: 2 });
  * setIndex(x, '1:3, ::3', 7); // rows 1-2, columns 0 and 3 set to 7
  */
-export function setIndex(x: ArrayLike, index: Index, value: Scalar | ArrayLike): LazyArray {
+export function setIndex<X extends ArrayLike, V extends Scalar | ArrayLike>(
+  x: X,
+  index: Index,
+  value: V,
+): LazyArray<KnownIn<[X, V]>> {
   const a = asLazy(x, 'set');
-  if (index instanceof LazyArray) return maskSet(a, index, value);
+  if (index instanceof LazyArray) return maskSet(a, index, value) as LazyArray<KnownIn<[X, V]>>;
   const { items, lazy } = toItems('set', index);
   if (lazy !== undefined) {
     throw new IndexError(
@@ -290,7 +295,7 @@ export function setIndex(x: ArrayLike, index: Index, value: Scalar | ArrayLike):
   const scalar = typeof value === 'number' || typeof value === 'boolean';
   const v = scalar ? undefined : asLazy(value, 'set');
   if (v) checkBroadcast(v, norm.shape);
-  if (norm.shape.includes(0)) return a;
+  if (norm.shape.includes(0)) return a as LazyArray<KnownIn<[X, V]>>;
   const byBlock = plan.axes.map((ax) => piecesByBlock(ax.pieces));
   const keptChunks = plan.axes.map((ax) => (ax.keep ? ax.chunks : null));
   const vr = v

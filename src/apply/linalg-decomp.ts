@@ -1,6 +1,7 @@
 // linalg's factorizations: qr (TSQR when the rows are chunked), svd and svdvals (through
 // TSQR for tall chunked matrices, as Dask's), eigh, eigvalsh and cholesky on matrix stacks.
 
+import type { KnownIn } from '../array/known-shape.ts';
 import { checkOptions } from '../array/check-options.ts';
 import type { ArrayLike } from '../array/from-array.ts';
 import type { LazyArray } from '../array/lazy-array.ts';
@@ -137,19 +138,20 @@ export function svd(x: ArrayLike, svdOpts?: SvdOptions): SVDResult {
  * @example
  * linalg.svdvals(fromArray([[3, 0], [0, -4]])).compute().toNested(); // [4, 3]
  */
-export function svdvals(x: ArrayLike): LazyArray {
+export function svdvals<X extends ArrayLike>(x: X): LazyArray<KnownIn<[X]>> {
   const fn = 'linalg.svdvals';
   const { a, m, n } = matrixOf(fn, x);
   const dtype = floatOf(a.dtype);
   const tall = tallChunked(a);
-  if (tall !== undefined && m >= n) return svdvals(tsqr(fn, tall, 16, dtype).R);
+  if (tall !== undefined && m >= n)
+    return svdvals(tsqr(fn, tall, 16, dtype).R) as LazyArray<KnownIn<[X]>>;
   const [S] = coreApply({
     fn,
     op: 'svdvals',
     inputs: [{ array: a, core: 2 }],
     outputs: [{ core: [Math.min(m, n)], dtype }],
   });
-  return S!;
+  return S! as LazyArray<KnownIn<[X]>>;
 }
 
 /**
@@ -211,7 +213,7 @@ export function eig(x: ArrayLike): EigResult {
  * @example
  * linalg.eigvalsh(fromArray([[2, 1], [1, 2]])).compute().toNested(); // [1, 3]
  */
-export function eigvalsh(x: ArrayLike): LazyArray {
+export function eigvalsh<X extends ArrayLike>(x: X): LazyArray<KnownIn<[X]>> {
   const fn = 'linalg.eigvalsh';
   const { a, n } = squareOf(fn, x);
   const [w] = coreApply({
@@ -220,7 +222,7 @@ export function eigvalsh(x: ArrayLike): LazyArray {
     inputs: [{ array: a, core: 2 }],
     outputs: [{ core: [n], dtype: floatOf(a.dtype) }],
   });
-  return w!;
+  return w! as LazyArray<KnownIn<[X]>>;
 }
 
 /**
@@ -230,7 +232,10 @@ export function eigvalsh(x: ArrayLike): LazyArray {
  * @example
  * linalg.cholesky(fromArray([[4, 2], [2, 5]])).compute().toNested(); // [[2, 0], [1, 2]]
  */
-export function cholesky(x: ArrayLike, opts?: { readonly upper?: boolean }): LazyArray {
+export function cholesky<X extends ArrayLike>(
+  x: X,
+  opts?: { readonly upper?: boolean },
+): LazyArray<KnownIn<[X]>> {
   const fn = 'linalg.cholesky';
   const upper = checkOptions(fn, opts).upper ?? false;
   if (typeof upper !== 'boolean') {
@@ -244,5 +249,5 @@ export function cholesky(x: ArrayLike, opts?: { readonly upper?: boolean }): Laz
     inputs: [{ array: a, core: 2 }],
     outputs: [{ core: [n, n], dtype: floatOf(a.dtype) }],
   });
-  return l!;
+  return l! as LazyArray<KnownIn<[X]>>;
 }

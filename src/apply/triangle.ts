@@ -1,6 +1,7 @@
 // tril, triu and eye: a comparison of a row-index and a column-index array broadcast over
 // the last two axes, chunked as the matrix, so each block is one fused elementwise loop.
 
+import type { KnownIn } from '../array/known-shape.ts';
 import { checkOptions, optionalDType } from '../array/check-options.ts';
 import { arange, type CreationOptions, checkShapeArg, creationChunks } from '../array/creation.ts';
 import { type ArrayLike, asLazy } from '../array/from-array.ts';
@@ -53,8 +54,8 @@ function triangle(fn: 'tril' | 'triu', x: ArrayLike, opts?: { k?: number }): Laz
  * @example
  * tril(ones([3, 3])); // [[1, 0, 0], [1, 1, 0], [1, 1, 1]]
  */
-export function tril(x: ArrayLike, opts?: { k?: number }): LazyArray {
-  return triangle('tril', x, opts);
+export function tril<X extends ArrayLike>(x: X, opts?: { k?: number }): LazyArray<KnownIn<[X]>> {
+  return triangle('tril', x, opts) as LazyArray<KnownIn<[X]>>;
 }
 
 /**
@@ -62,8 +63,8 @@ export function tril(x: ArrayLike, opts?: { k?: number }): LazyArray {
  * @example
  * triu(ones([3, 3]), { k: 1 }); // [[0, 1, 1], [0, 0, 1], [0, 0, 0]]
  */
-export function triu(x: ArrayLike, opts?: { k?: number }): LazyArray {
-  return triangle('triu', x, opts);
+export function triu<X extends ArrayLike>(x: X, opts?: { k?: number }): LazyArray<KnownIn<[X]>> {
+  return triangle('triu', x, opts) as LazyArray<KnownIn<[X]>>;
 }
 
 /** Options of eye. */

@@ -1,6 +1,7 @@
 // fromArray: wrap eager data (TypedArray, NDArray, nested arrays) as a chunked LazyArray.
 // The data is copied once into shared memory; each block is a getter task slicing it.
 
+import type { KnownIn } from './known-shape.ts';
 import { formatTuple } from '../chunking/format.ts';
 import { normalizeChunks } from '../chunking/normalize.ts';
 import type { ChunkSpec, Chunks } from '../chunking/types.ts';
@@ -153,6 +154,6 @@ export type ArrayLike = LazyArray | ArrayData;
  * const x = asLazy([[1, 2], [3, 4]]); // LazyArray, shape [2, 2], one chunk
  * asLazy(x) === x; // true: a LazyArray is returned as it is
  */
-export function asLazy(x: ArrayLike, fn = 'asLazy'): LazyArray {
-  return x instanceof LazyArray ? x : fromArrayAs(fn, x, {});
+export function asLazy<X extends ArrayLike>(x: X, fn = 'asLazy'): LazyArray<KnownIn<[X]>> {
+  return (x instanceof LazyArray ? x : fromArrayAs(fn, x, {})) as LazyArray<KnownIn<[X]>>;
 }
