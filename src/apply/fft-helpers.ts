@@ -41,7 +41,7 @@ function freqArgs(
   return { d, dtype };
 }
 
-function frequencies(values: number[], dtype: DType): LazyArray {
+function frequencies(values: number[], dtype: DType): LazyArray<true> {
   const data = dtype === 'float32' ? Float32Array.from(values) : Float64Array.from(values);
   return fromArray(new NDArray(data, [values.length], dtype));
 }
@@ -52,7 +52,7 @@ function frequencies(values: number[], dtype: DType): LazyArray {
  * @example
  * fft.fftfreq(4).compute().toNested(); // [0, 0.25, -0.5, -0.25]
  */
-export function fftfreq(n: number, opts?: FftFreqOptions): LazyArray {
+export function fftfreq(n: number, opts?: FftFreqOptions): LazyArray<true> {
   const { d, dtype } = freqArgs('fft.fftfreq', n, opts);
   const val = 1 / (n * d);
   const pos = Math.floor((n - 1) / 2) + 1;
@@ -67,7 +67,7 @@ export function fftfreq(n: number, opts?: FftFreqOptions): LazyArray {
  * @example
  * fft.rfftfreq(4).compute().toNested(); // [0, 0.25, 0.5]
  */
-export function rfftfreq(n: number, opts?: FftFreqOptions): LazyArray {
+export function rfftfreq(n: number, opts?: FftFreqOptions): LazyArray<true> {
   const { d, dtype } = freqArgs('fft.rfftfreq', n, opts);
   const val = 1 / (n * d);
   return frequencies(

@@ -1,7 +1,7 @@
 // Public indexing: x.get (NumPy syntax, basic slicing plus one integer array via take),
 // x.mask (boolean selection of unknown length) and x.set (a new array with a region replaced).
 
-import type { KnownIn } from '../array/known-shape.ts';
+import type { KnownIn, KnownIndex } from '../array/known-shape.ts';
 import { itemsize, type Scalar } from '../array/dtype.ts';
 import { type ArrayLike, asLazy } from '../array/from-array.ts';
 import { LazyArray } from '../array/lazy-array.ts';
@@ -34,9 +34,18 @@ export type { Index, IndexArg } from './index-items.ts';
  * getIndex(x, [[2, 0], 1]).shape; // [2]
  * getIndex(x, [{}, [true, false, true, true]]).shape; // [3, 3]
  */
-export function getIndex(x: ArrayLike, index: Index, ...more: IndexArg[]): LazyArray {
+export function getIndex<X extends ArrayLike, I extends Index, M extends IndexArg[]>(
+  x: X,
+  index: I,
+  ...more: M
+): LazyArray<KnownIndex<KnownIn<[X]>, [I, ...M]>> {
+  return indexed(x, index, more) as LazyArray<KnownIndex<KnownIn<[X]>, [I, ...M]>>;
+}
+
+/** getIndex, untyped in its sizes: `more` are the index items after the first. */
+function indexed(x: ArrayLike, index: Index, more: readonly IndexArg[]): LazyArray {
   const a = asLazy(x, 'get');
-  if (more.length > 0) return getIndex(a, [index as IndexArg, ...more]);
+  if (more.length > 0) return indexed(a, [index as IndexArg, ...more], []);
   if (index instanceof LazyArray) return maskOf('get', a, index);
   const { items, bool, lazy } = toItems('get', index);
   // a lazy index array stands in as a one-element list while the axes are placed

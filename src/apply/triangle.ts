@@ -21,7 +21,7 @@ function checkK(fn: string, k: unknown): number {
 }
 
 /** col - row over a matrix with `rows` and `cols` chunkings (int32, [m, n]). */
-function offsetGrid(rows: readonly number[], cols: readonly number[]): LazyArray {
+function offsetGrid(rows: readonly number[], cols: readonly number[]): LazyArray<true> {
   const m = rows.reduce((s, c) => s + c, 0);
   const n = cols.reduce((s, c) => s + c, 0);
   const r = reshape(arange(m, { chunks: [[...rows]] as Chunks, dtype: 'int32' }), [m, 1]);
@@ -79,7 +79,11 @@ export interface EyeOptions extends CreationOptions {
  * eye(2); // [[1, 0], [0, 1]]
  * eye(2, 3, { k: 1 }); // [[0, 1, 0], [0, 0, 1]]
  */
-export function eye(nRows: number, nCols?: number | EyeOptions, opts?: EyeOptions): LazyArray {
+export function eye(
+  nRows: number,
+  nCols?: number | EyeOptions,
+  opts?: EyeOptions,
+): LazyArray<true> {
   const cols = typeof nCols === 'number' ? nCols : nRows;
   const o = checkOptions('eye', typeof nCols === 'object' ? nCols : opts);
   const shape = checkShapeArg('eye', [nRows, cols]);

@@ -101,12 +101,12 @@ export function constantLayer(arr: NDArray, name: string): Layer {
  * const x = fromArray(new Float64Array(100), { shape: [10, 10], chunks: 5 });
  * x.numBlocks; // [2, 2]
  */
-export function fromArray(data: ArrayData, opts?: FromArrayOptions): LazyArray {
+export function fromArray(data: ArrayData, opts?: FromArrayOptions): LazyArray<true> {
   return fromArrayAs('fromArray', data, checkOptions('fromArray', opts));
 }
 
 /** fromArray under the name of the public function `fn` that took the data (for messages). */
-export function fromArrayAs(fn: string, data: ArrayData, opts: FromArrayOptions): LazyArray {
+export function fromArrayAs(fn: string, data: ArrayData, opts: FromArrayOptions): LazyArray<true> {
   const arr = toShared(fn, data, opts);
   const chunks = normalizeChunks(opts.chunks ?? 'auto', arr.shape, {
     dtype: arr.dtype,
@@ -119,7 +119,8 @@ export function fromArrayAs(fn: string, data: ArrayData, opts: FromArrayOptions)
         ? `array-u${++uniqueCounter}-${Date.now().toString(36)}`
         : tokenize('array', hashData(arr.data), arr.shape, arr.dtype);
   const source = constantLayer(arr, base);
-  if (chunks.every((c) => c.length === 1)) return placeCreated(new LazyArray(source), 'fromArray');
+  if (chunks.every((c) => c.length === 1))
+    return placeCreated(new LazyArray<true>(source), 'fromArray');
   const offsets = chunks.map((c) => {
     const o = [0];
     for (const s of c) o.push(o[o.length - 1]! + s);
@@ -141,7 +142,7 @@ export function fromArrayAs(fn: string, data: ArrayData, opts: FromArrayOptions)
       },
     }),
   });
-  return placeCreated(new LazyArray(layer), 'fromArray');
+  return placeCreated(new LazyArray<true>(layer), 'fromArray');
 }
 
 /** Arrays, eager data or lazy: the inputs most operations accept. */

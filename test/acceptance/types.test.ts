@@ -54,9 +54,11 @@ describe('compute() return types', () => {
 
 describe('persist() return types', () => {
   test('a tuple of LazyArrays of the same length', () => {
-    typeOf(() => persist(x)).toEqualTypeOf<Promise<[LazyArray]>>();
-    typeOf(() => persist(x, opts)).toEqualTypeOf<Promise<[LazyArray]>>();
-    typeOf(() => persist(x, x.sum(), opts)).toEqualTypeOf<Promise<[LazyArray, LazyArray]>>();
+    typeOf(() => persist(x)).toEqualTypeOf<Promise<[LazyArray<true>]>>();
+    typeOf(() => persist(x, opts)).toEqualTypeOf<Promise<[LazyArray<true>]>>();
+    typeOf(() => persist(x, x.sum(), opts)).toEqualTypeOf<
+      Promise<[LazyArray<true>, LazyArray<true>]>
+    >();
     typeOf(() => x.persist()).toEqualTypeOf<Promise<LazyArray<true>>>();
   });
 });
@@ -109,6 +111,8 @@ describe('lazyApply checks arguments and kwargs against the kernel', () => {
 
 describe('known shapes (LazyArray<true>)', () => {
   const k = x as LazyArray<true>;
+  /** An array not typed known (as after a mask): its sizes may be null. */
+  const u: LazyArray = x;
   test('operations that keep sizes known keep shape: number[]', () => {
     expectTypeOf(k.shape).toEqualTypeOf<number[]>();
     expectTypeOf(k.chunks).toEqualTypeOf<number[][]>();
@@ -120,16 +124,16 @@ describe('known shapes (LazyArray<true>)', () => {
     expectTypeOf(k.T.shape).toEqualTypeOf<number[]>();
   });
   test('an unknown size anywhere makes the shape nullable', () => {
-    expectTypeOf(x.shape).toEqualTypeOf<(number | null)[]>();
+    expectTypeOf(u.shape).toEqualTypeOf<(number | null)[]>();
     expectTypeOf(k.mask(k.greater(0)).shape).toEqualTypeOf<(number | null)[]>();
-    expectTypeOf(k.add(x).shape).toEqualTypeOf<(number | null)[]>();
+    expectTypeOf(k.add(u).shape).toEqualTypeOf<(number | null)[]>();
     const m = k.mask(k.greater(0));
     expectTypeOf(m.add(m).shape).toEqualTypeOf<(number | null)[]>();
   });
   test('a known array is a LazyArray, not the reverse', () => {
     const plain: LazyArray = k;
     // @ts-expect-error a LazyArray may hold null sizes
-    const known: LazyArray<true> = x;
+    const known: LazyArray<true> = u;
     void [plain, known];
   });
 });
