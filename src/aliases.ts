@@ -1,12 +1,12 @@
 // NumPy's names for tessera functions, listed once: each alias is the same function object
 // as its Array API name (arccos is acos), so dispatch, docs and method forms are shared.
 
-import type { KnownIn } from './array/known-shape.ts';
 import { concat } from './apply/concat.ts';
 import { abs } from './apply/elementwise-arith.ts';
 import { acos, acosh, asin, asinh, atan, atan2, atanh } from './apply/elementwise-math.ts';
 import { reshape } from './apply/reshape.ts';
 import { type ArrayLike, asLazy } from './array/from-array.ts';
+import type { KnownIn } from './array/known-shape.ts';
 import type { LazyArray } from './array/lazy-array.ts';
 
 /**

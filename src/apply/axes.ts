@@ -1,8 +1,8 @@
 // Axis-level manipulation: expandDims, squeeze, flip and broadcastTo.
 // Each output block comes from exactly one input block, so no op here moves data between blocks.
 
-import type { KnownIn } from '../array/known-shape.ts';
 import { type ArrayLike, asLazy } from '../array/from-array.ts';
+import type { KnownIn } from '../array/known-shape.ts';
 import { LazyArray } from '../array/lazy-array.ts';
 import { formatTuple, formatValue } from '../chunking/format.ts';
 import type { Size } from '../chunking/types.ts';

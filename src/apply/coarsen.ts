@@ -1,9 +1,9 @@
 // coarsen (dask.array.coarsen): non-overlapping windows of `factor` elements per axis each
 // reduced to one, block by block after chunks are aligned to multiples of the factors.
 
-import type { KnownIn } from '../array/known-shape.ts';
 import { type DType, isFloat, kindOf } from '../array/dtype.ts';
 import { type ArrayLike, asLazy } from '../array/from-array.ts';
+import type { KnownIn } from '../array/known-shape.ts';
 import { LazyArray } from '../array/lazy-array.ts';
 import { type CoarsenParams, coarsenAxes } from '../backends/cpu-js/reduce/coarsen.ts';
 import type { ReduceParams } from '../backends/cpu-js/reduce/reduce.ts';

@@ -1,10 +1,10 @@
 // real, imag and conj: the parts of complex numbers. On real dtypes (all tessera has today)
 // they are the standard's identities: real(x) = x, imag(x) = zeros, conj(x) = x.
 
-import type { KnownIn } from '../array/known-shape.ts';
 import { zerosLike } from '../array/creation-like.ts';
 import { type DType, isFloat, isInteger } from '../array/dtype.ts';
 import { type ArrayLike, asLazy } from '../array/from-array.ts';
+import type { KnownIn } from '../array/known-shape.ts';
 import type { LazyArray } from '../array/lazy-array.ts';
 import { DTypeError } from '../errors.ts';
 import { elementwise, node } from './elementwise.ts';

@@ -1,10 +1,10 @@
 // concat and stack: arrays joined along an axis, block grids laid end to end.
 // Other axes are rechunked to their common refinement; each output block is one input block.
 
-import type { KnownIn } from '../array/known-shape.ts';
 import { checkOptions } from '../array/check-options.ts';
 import { resultType } from '../array/dtype.ts';
 import { type ArrayLike, asLazy } from '../array/from-array.ts';
+import type { KnownIn } from '../array/known-shape.ts';
 import { LazyArray } from '../array/lazy-array.ts';
 import { formatTuple, formatValue } from '../chunking/format.ts';
 import type { Size } from '../chunking/types.ts';

@@ -2,10 +2,10 @@
 // the mean per variable (a reduction tree), then Σ d·dᵀ over time as an einsum whose chunked
 // contraction is a tree of per-chunk partial sums; no transpose is ever materialized.
 
-import type { KnownIn } from '../array/known-shape.ts';
 import { checkOptions, optionalBoolean } from '../array/check-options.ts';
 import type { TypedArray } from '../array/dtype.ts';
 import { type ArrayLike, asLazy } from '../array/from-array.ts';
+import type { KnownIn } from '../array/known-shape.ts';
 import { LazyArray } from '../array/lazy-array.ts';
 import { NDArray, type Nested, ndarray } from '../array/ndarray.ts';
 import { formatTuple, formatValue } from '../chunking/format.ts';

@@ -1,10 +1,10 @@
 // cumsum: a scan inside every block, a sequential chain of carries between blocks along
 // the axis, and an add of each block's carry (Dask's cumreduction, method 'sequential').
 
-import type { KnownIn } from '../array/known-shape.ts';
 import { checkOptions } from '../array/check-options.ts';
 import { checkDType, type DType, kindOf } from '../array/dtype.ts';
 import { type ArrayLike, asLazy } from '../array/from-array.ts';
+import type { KnownIn } from '../array/known-shape.ts';
 import { LazyArray } from '../array/lazy-array.ts';
 import type { ScanOp } from '../backends/cpu-js/reduce/scan.ts';
 import { formatValue } from '../chunking/format.ts';

@@ -1,11 +1,11 @@
 // The Array API's cumulativeSum and cumulativeProd (inclusive scans, optionally with the
 // initial unit prepended) and countNonzero, built on cumsum's chained-carry scan and sum.
 
-import type { KnownIn } from '../array/known-shape.ts';
 import { checkOptions, optionalBoolean } from '../array/check-options.ts';
 import { full } from '../array/creation.ts';
 import type { DType } from '../array/dtype.ts';
 import { type ArrayLike, asLazy } from '../array/from-array.ts';
+import type { KnownIn } from '../array/known-shape.ts';
 import type { LazyArray } from '../array/lazy-array.ts';
 import type { ScanOp } from '../backends/cpu-js/reduce/scan.ts';
 import { ChunkError } from '../errors.ts';

@@ -1,10 +1,10 @@
 // diff and gradient along chunked axes (NumPy's np.diff and np.gradient with unit spacing):
 // each block gets its neighbours' edge elements through overlap, then one stencil kernel.
 
-import type { KnownIn } from '../array/known-shape.ts';
 import { full } from '../array/creation.ts';
 import { isFloat, resultType } from '../array/dtype.ts';
 import { type ArrayLike, asLazy } from '../array/from-array.ts';
+import type { KnownIn } from '../array/known-shape.ts';
 import { LazyArray } from '../array/lazy-array.ts';
 import type { DiffAxisParams, GradientAxisParams } from '../backends/cpu-js/stencil/difference.ts';
 import { formatValue } from '../chunking/format.ts';

@@ -1,9 +1,9 @@
 // einsum: Einstein summation over chunked arrays, as a blockwise contraction then a sum.
 // Explicit ('ij,jk->ik') and implicit ('ij,jk') outputs; repeated letters take diagonals.
 
-import type { KnownIn } from '../array/known-shape.ts';
 import { resultType } from '../array/dtype.ts';
 import { type ArrayLike, asLazy } from '../array/from-array.ts';
+import type { KnownIn } from '../array/known-shape.ts';
 import type { LazyArray } from '../array/lazy-array.ts';
 import type { EinsumParams } from '../backends/cpu-js/linalg/einsum.ts';
 import { formatTuple } from '../chunking/format.ts';

@@ -1,9 +1,9 @@
 // Comparisons, logical ops, NaN tests, where, clip and astype.
 // Each call adds one fusable 'ew' layer; comparisons of integers with numbers are exact.
 
-import type { KnownIn } from '../array/known-shape.ts';
 import { checkDType, type DType, integerRange, isInteger } from '../array/dtype.ts';
 import { asLazy } from '../array/from-array.ts';
+import type { KnownIn } from '../array/known-shape.ts';
 import type { LazyArray } from '../array/lazy-array.ts';
 import type { Expr } from '../backends/cpu-js/elementwise/expr.ts';
 import { type CallOptions, withCallBackend } from '../dispatch/with-backend.ts';

@@ -1,10 +1,10 @@
 // The fft extension's helpers: sample frequencies (fftfreq, rfftfreq) and the half-length
 // rotations that centre the zero frequency (fftshift, ifftshift) as two slices and a concat.
 
-import type { KnownIn } from '../array/known-shape.ts';
 import { checkOptions } from '../array/check-options.ts';
 import type { DType } from '../array/dtype.ts';
 import { type ArrayLike, asLazy, fromArray } from '../array/from-array.ts';
+import type { KnownIn } from '../array/known-shape.ts';
 import type { LazyArray } from '../array/lazy-array.ts';
 import { NDArray } from '../array/ndarray.ts';
 import { formatValue } from '../chunking/format.ts';

@@ -2,9 +2,9 @@
 // a chain of 1-d transforms along axes held whole, chunk-parallel along the others. Until
 // complex dtypes exist, complex values are pairs on a trailing axis of size 2 (re, im).
 
-import type { KnownIn } from '../array/known-shape.ts';
 import { checkOptions } from '../array/check-options.ts';
 import type { ArrayLike } from '../array/from-array.ts';
+import type { KnownIn } from '../array/known-shape.ts';
 import type { LazyArray } from '../array/lazy-array.ts';
 import { formatValue } from '../chunking/format.ts';
 import { ValueError } from '../errors.ts';

@@ -2,8 +2,8 @@
 // axis; the halos of every axis taken once and the passes run in one 'correlate-axes' task
 // per block (a constant boundary: one overlap and pass per axis, as scipy pads each pass).
 
-import type { KnownIn } from '../array/known-shape.ts';
 import type { ArrayLike } from '../array/from-array.ts';
+import type { KnownIn } from '../array/known-shape.ts';
 import { LazyArray } from '../array/lazy-array.ts';
 import type { CorrelateAxisParams } from '../backends/cpu-js/stencil/correlate.ts';
 import { formatValue } from '../chunking/format.ts';

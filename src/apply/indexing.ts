@@ -1,9 +1,9 @@
 // Public indexing: x.get (NumPy syntax, basic slicing plus one integer array via take),
 // x.mask (boolean selection of unknown length) and x.set (a new array with a region replaced).
 
-import type { KnownIn, KnownIndex } from '../array/known-shape.ts';
 import { itemsize, type Scalar } from '../array/dtype.ts';
 import { type ArrayLike, asLazy } from '../array/from-array.ts';
+import type { KnownIn, KnownIndex } from '../array/known-shape.ts';
 import { LazyArray } from '../array/lazy-array.ts';
 import { unravelBlock } from '../chunking/blocks.ts';
 import { formatTuple, formatValue } from '../chunking/format.ts';

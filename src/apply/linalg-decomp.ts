@@ -1,9 +1,9 @@
 // linalg's factorizations: qr (TSQR when the rows are chunked), svd and svdvals (through
 // TSQR for tall chunked matrices, as Dask's), eigh, eigvalsh and cholesky on matrix stacks.
 
-import type { KnownIn } from '../array/known-shape.ts';
 import { checkOptions } from '../array/check-options.ts';
 import type { ArrayLike } from '../array/from-array.ts';
+import type { KnownIn } from '../array/known-shape.ts';
 import type { LazyArray } from '../array/lazy-array.ts';
 import { formatValue } from '../chunking/format.ts';
 import { ValueError } from '../errors.ts';

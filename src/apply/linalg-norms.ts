@@ -1,10 +1,10 @@
 // linalg.vectorNorm and linalg.matrixNorm: p-norms as elementwise and reduction layers
 // (chunk-parallel along every axis); the spectral and nuclear norms through svdvals.
 
-import type { KnownIn } from '../array/known-shape.ts';
 import { checkOptions } from '../array/check-options.ts';
 import { isFloat } from '../array/dtype.ts';
 import { type ArrayLike, asLazy } from '../array/from-array.ts';
+import type { KnownIn } from '../array/known-shape.ts';
 import type { LazyArray } from '../array/lazy-array.ts';
 import { formatValue } from '../chunking/format.ts';
 import { ValueError } from '../errors.ts';

@@ -1,10 +1,10 @@
 // linalg's structural functions: matrixTranspose, diagonal, trace, outer, cross and vecdot,
 // built from lazy manipulation, elementwise and reduction layers (cross/diagonal: one op).
 
-import type { KnownIn } from '../array/known-shape.ts';
 import { checkOptions } from '../array/check-options.ts';
 import { type DType, resultType } from '../array/dtype.ts';
 import { type ArrayLike, asLazy } from '../array/from-array.ts';
+import type { KnownIn } from '../array/known-shape.ts';
 import type { LazyArray } from '../array/lazy-array.ts';
 import { formatTuple, formatValue } from '../chunking/format.ts';
 import { ShapeError, ValueError } from '../errors.ts';

@@ -1,10 +1,10 @@
 // linalg's LU-based functions on matrix stacks (inv, solve, det, slogdet, matrixPower), the
 // SVD-based ones (pinv, matrixRank), and lstsq on top of TSQR (Dask's lstsq, NumPy's answers).
 
-import type { KnownIn } from '../array/known-shape.ts';
 import { checkOptions } from '../array/check-options.ts';
 import type { DType } from '../array/dtype.ts';
 import type { ArrayLike } from '../array/from-array.ts';
+import type { KnownIn } from '../array/known-shape.ts';
 import type { LazyArray } from '../array/lazy-array.ts';
 import { formatTuple, formatValue } from '../chunking/format.ts';
 import { ShapeError, ValueError } from '../errors.ts';

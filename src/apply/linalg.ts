@@ -1,9 +1,9 @@
 // matmul and tensordot over chunked arrays: blockwise contractions with GEMM kernels,
 // summing partial products over the blocks of the contracted axes.
 
-import type { KnownIn } from '../array/known-shape.ts';
 import { resultType } from '../array/dtype.ts';
 import { type ArrayLike, asLazy } from '../array/from-array.ts';
+import type { KnownIn } from '../array/known-shape.ts';
 import { LazyArray } from '../array/lazy-array.ts';
 import type { EinsumParams } from '../backends/cpu-js/linalg/einsum.ts';
 import type { MatmulParams } from '../backends/cpu-js/linalg/matmul.ts';

@@ -2,10 +2,10 @@
 // the input with NaNs replaced by the operation's identity (a fused elementwise step), and a
 // second tree counting the non-NaN elements where the result depends on it.
 
-import type { KnownIn } from '../array/known-shape.ts';
 import { checkOptions, optionalBoolean } from '../array/check-options.ts';
 import { isFloat } from '../array/dtype.ts';
 import { type ArrayLike, asLazy } from '../array/from-array.ts';
+import type { KnownIn } from '../array/known-shape.ts';
 import type { LazyArray } from '../array/lazy-array.ts';
 import { formatTuple, formatValue } from '../chunking/format.ts';
 import { withCallBackend } from '../dispatch/with-backend.ts';

@@ -1,8 +1,8 @@
 // overlap, trimOverlap and mapOverlap (after dask.array.overlap): blocks extended by halos
 // from their neighbours and a boundary rule, a user kernel run on them, the halos trimmed.
 
-import type { KnownIn } from '../array/known-shape.ts';
 import { type ArrayLike, asLazy } from '../array/from-array.ts';
+import type { KnownIn } from '../array/known-shape.ts';
 import { LazyArray } from '../array/lazy-array.ts';
 import { formatTuple } from '../chunking/format.ts';
 import {

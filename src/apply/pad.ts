@@ -1,9 +1,9 @@
 // pad (numpy.pad): each padded axis gets new edge chunks — a constant block, or the
 // elements the mode maps to gathered by take — concatenated around the untouched interior.
 
-import type { KnownIn } from '../array/known-shape.ts';
 import { full } from '../array/creation.ts';
 import { type ArrayLike, asLazy } from '../array/from-array.ts';
+import type { KnownIn } from '../array/known-shape.ts';
 import type { LazyArray } from '../array/lazy-array.ts';
 import { formatValue } from '../chunking/format.ts';
 import { regularChunks } from '../chunking/normalize.ts';

@@ -1,10 +1,10 @@
 // percentile / quantile / median and their NaN-skipping forms (NumPy's): exact, one task per
 // block with the reduced axes whole in it; a chunked reduced axis is first rechunked whole.
 
-import type { KnownIn } from '../array/known-shape.ts';
 import { checkOptions, optionalBoolean } from '../array/check-options.ts';
 import { type DType, isFloat } from '../array/dtype.ts';
 import { type ArrayLike, asLazy } from '../array/from-array.ts';
+import type { KnownIn } from '../array/known-shape.ts';
 import { LazyArray } from '../array/lazy-array.ts';
 import type { QuantileBlockParams } from '../backends/cpu-js/reduce/quantile.ts';
 import {

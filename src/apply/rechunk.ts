@@ -1,10 +1,10 @@
 // rechunk: change an array's chunking through the steps planRechunk chooses (after Dask's
 // rechunk): each step is one layer whose new blocks copy the pieces of old blocks they overlap.
 
-import type { KnownIn } from '../array/known-shape.ts';
 import { checkOptions } from '../array/check-options.ts';
 import { itemsize } from '../array/dtype.ts';
 import { type ArrayLike, asLazy } from '../array/from-array.ts';
+import type { KnownIn } from '../array/known-shape.ts';
 import { LazyArray } from '../array/lazy-array.ts';
 import type { MergePiece } from '../backends/cpu-js/layout/gather.ts';
 import { formatTuple, formatValue } from '../chunking/format.ts';

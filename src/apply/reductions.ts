@@ -1,10 +1,10 @@
 // The public reductions: sum prod mean min max std var argmin argmax any all.
 // Each validates its options, picks dtypes and kernel params, and builds a reduction tree.
 
-import type { KnownIn } from '../array/known-shape.ts';
 import { checkOptions, optionalBoolean } from '../array/check-options.ts';
 import { checkDType, type DType, isFloat, kindOf } from '../array/dtype.ts';
 import { type ArrayLike, asLazy } from '../array/from-array.ts';
+import type { KnownIn } from '../array/known-shape.ts';
 import type { LazyArray } from '../array/lazy-array.ts';
 import type { MonoidOp } from '../backends/cpu-js/reduce/reduce-monoid.ts';
 import { chunkOffsets } from '../chunking/blocks.ts';

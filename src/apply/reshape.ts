@@ -1,8 +1,8 @@
 // reshape: chunk-aware, after Dask's reshape_rechunk (see chunking/reshape-plan.ts).
 // The input is rechunked only on axes that need it; each output block reshapes one input block.
 
-import type { KnownIn } from '../array/known-shape.ts';
 import { type ArrayLike, asLazy } from '../array/from-array.ts';
+import type { KnownIn } from '../array/known-shape.ts';
 import { LazyArray } from '../array/lazy-array.ts';
 import { formatTuple, formatValue } from '../chunking/format.ts';
 import { planReshape } from '../chunking/reshape-plan.ts';

@@ -2,11 +2,11 @@
 // nonzero masks coordinate arrays (unknown sizes, C order); searchsorted counts per chunk
 // of the sorted array and sums the counts, so neither input is gathered into one block.
 
-import type { KnownIn } from '../array/known-shape.ts';
 import { checkOptions } from '../array/check-options.ts';
 import { arange } from '../array/creation.ts';
 import { isInteger } from '../array/dtype.ts';
 import { type ArrayLike, asLazy } from '../array/from-array.ts';
+import type { KnownIn } from '../array/known-shape.ts';
 import { LazyArray } from '../array/lazy-array.ts';
 import { broadcastShapes } from '../chunking/broadcast.ts';
 import { formatValue } from '../chunking/format.ts';

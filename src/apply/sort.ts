@@ -2,10 +2,10 @@
 // axis spans several blocks, sorted runs merge in a tree (fan-in `splitEvery`), each merge one
 // task per line band, and the result is rechunked back to the input's chunks.
 
-import type { KnownIn } from '../array/known-shape.ts';
 import { checkOptions, optionalBoolean } from '../array/check-options.ts';
 import { isFloat, isInteger } from '../array/dtype.ts';
 import { type ArrayLike, asLazy } from '../array/from-array.ts';
+import type { KnownIn } from '../array/known-shape.ts';
 import { LazyArray } from '../array/lazy-array.ts';
 import { chunkOffsets } from '../chunking/blocks.ts';
 import { formatValue } from '../chunking/format.ts';

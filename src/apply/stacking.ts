@@ -1,9 +1,9 @@
 // unstack, broadcastArrays and meshgrid: several arrays from one or one from several, all
 // views or broadcasts of the inputs' blocks (nothing is copied until a kernel reads them).
 
-import type { KnownIn } from '../array/known-shape.ts';
 import { checkOptions } from '../array/check-options.ts';
 import { type ArrayLike, asLazy } from '../array/from-array.ts';
+import type { KnownIn } from '../array/known-shape.ts';
 import type { LazyArray } from '../array/lazy-array.ts';
 import { broadcastShapes } from '../chunking/broadcast.ts';
 import { formatValue } from '../chunking/format.ts';

@@ -1,9 +1,9 @@
 // take: gather along one axis by an eager list of integer indices (repeats, any order).
 // Output blocks group consecutive indices; each reads only the input blocks its indices hit.
 
-import type { KnownIn } from '../array/known-shape.ts';
 import { isInteger, type TypedArray } from '../array/dtype.ts';
 import { type ArrayLike, asLazy } from '../array/from-array.ts';
+import type { KnownIn } from '../array/known-shape.ts';
 import { LazyArray } from '../array/lazy-array.ts';
 import { NDArray } from '../array/ndarray.ts';
 import { blockAt, chunkOffsets } from '../chunking/blocks.ts';

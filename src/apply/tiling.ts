@@ -1,10 +1,10 @@
 // repeat, tile and roll (Array API manipulation): each is a composition of take, concat
 // and basic slicing, so it stays lazy and reuses the input's blocks where it can.
 
-import type { KnownIn } from '../array/known-shape.ts';
 import { checkOptions, describe } from '../array/check-options.ts';
 import type { TypedArray } from '../array/dtype.ts';
 import { type ArrayLike, asLazy } from '../array/from-array.ts';
+import type { KnownIn } from '../array/known-shape.ts';
 import type { LazyArray } from '../array/lazy-array.ts';
 import { NDArray } from '../array/ndarray.ts';
 import { formatValue } from '../chunking/format.ts';

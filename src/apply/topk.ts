@@ -1,8 +1,8 @@
 // topk and argtopk (dask.array.topk / argtopk): each block's best k along the axis, then a
 // tree merging splitEvery neighbours at a time, the last step sorted (and indices alone).
 
-import type { KnownIn } from '../array/known-shape.ts';
 import { type ArrayLike, asLazy } from '../array/from-array.ts';
+import type { KnownIn } from '../array/known-shape.ts';
 import { LazyArray } from '../array/lazy-array.ts';
 import type { TopkParams } from '../backends/cpu-js/reduce/topk.ts';
 import { chunkOffsets } from '../chunking/blocks.ts';

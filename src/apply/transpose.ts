@@ -1,8 +1,8 @@
 // Axis permutations: permuteDims (alias transpose, x.T), swapaxes and moveaxis.
 // One task per block: output block b is input block b permuted, transposed by the kernel.
 
-import type { KnownIn } from '../array/known-shape.ts';
 import { type ArrayLike, asLazy } from '../array/from-array.ts';
+import type { KnownIn } from '../array/known-shape.ts';
 import { LazyArray } from '../array/lazy-array.ts';
 import { formatValue } from '../chunking/format.ts';
 import { ValueError } from '../errors.ts';

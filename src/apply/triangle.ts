@@ -1,10 +1,10 @@
 // tril, triu and eye: a comparison of a row-index and a column-index array broadcast over
 // the last two axes, chunked as the matrix, so each block is one fused elementwise loop.
 
-import type { KnownIn } from '../array/known-shape.ts';
 import { checkOptions, optionalDType } from '../array/check-options.ts';
 import { arange, type CreationOptions, checkShapeArg, creationChunks } from '../array/creation.ts';
 import { type ArrayLike, asLazy } from '../array/from-array.ts';
+import type { KnownIn } from '../array/known-shape.ts';
 import type { LazyArray } from '../array/lazy-array.ts';
 import { formatValue } from '../chunking/format.ts';
 import type { Chunks } from '../chunking/types.ts';

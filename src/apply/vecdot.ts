@@ -1,9 +1,9 @@
 // vecdot and matrixTranspose (Array API): the dot product of vectors along an axis, as a
 // fused multiply-and-sum per block, and the swap of the last two axes.
 
-import type { KnownIn } from '../array/known-shape.ts';
 import { checkOptions } from '../array/check-options.ts';
 import { type ArrayLike, asLazy } from '../array/from-array.ts';
+import type { KnownIn } from '../array/known-shape.ts';
 import type { LazyArray } from '../array/lazy-array.ts';
 import { broadcastShapes } from '../chunking/broadcast.ts';
 import { formatValue } from '../chunking/format.ts';

@@ -1,8 +1,8 @@
 // medianFilter and convolve (scipy.ndimage's median_filter and convolve): N-d windows, one
 // overlap of the window's reach per axis, then one window kernel per block.
 
-import type { KnownIn } from '../array/known-shape.ts';
 import type { ArrayLike } from '../array/from-array.ts';
+import type { KnownIn } from '../array/known-shape.ts';
 import { LazyArray } from '../array/lazy-array.ts';
 import { flattenNested, NDArray, type Nested, shapeSize } from '../array/ndarray.ts';
 import type { CorrelateNdParams, RankFilterParams } from '../backends/cpu-js/stencil/window.ts';

@@ -3,9 +3,9 @@
 // bounded by one pencil of blocks), then each block is resampled by the 'zoom-axis' kernel,
 // whose taps (zoom-weights.ts) are the one definition both the CPU and the GPU apply.
 
-import type { KnownIn } from '../array/known-shape.ts';
 import { isFloat } from '../array/dtype.ts';
 import { type ArrayLike, asLazy } from '../array/from-array.ts';
+import type { KnownIn } from '../array/known-shape.ts';
 import { LazyArray } from '../array/lazy-array.ts';
 import {
   type ZoomAxisParams,

@@ -1,12 +1,12 @@
 // Creation functions shaped like another array (emptyLike, zerosLike, onesLike, fullLike)
 // and eye: each keeps the model's chunks, so the new array lines up with it block by block.
 
-import type { KnownIn } from './known-shape.ts';
 import { ChunkError, ValueError } from '../errors.ts';
 import { checkOptions, describe, optionalDType } from './check-options.ts';
 import { type CreationOptions, full } from './creation.ts';
 import type { DType } from './dtype.ts';
 import { type ArrayLike, asLazy } from './from-array.ts';
+import type { KnownIn } from './known-shape.ts';
 import type { LazyArray } from './lazy-array.ts';
 
 /** Options of the `*Like` functions: the dtype (default x's) and chunks (default x's). */

@@ -1,7 +1,6 @@
 // fromArray: wrap eager data (TypedArray, NDArray, nested arrays) as a chunked LazyArray.
 // The data is copied once into shared memory; each block is a getter task slicing it.
 
-import type { KnownIn } from './known-shape.ts';
 import { formatTuple } from '../chunking/format.ts';
 import { normalizeChunks } from '../chunking/normalize.ts';
 import type { ChunkSpec, Chunks } from '../chunking/types.ts';
@@ -12,6 +11,7 @@ import type { Layer } from '../graph/layer.ts';
 import { hashData, tokenize } from '../graph/tokenize.ts';
 import { checkOptions, describe } from './check-options.ts';
 import { allocate, checkDType, type DType, type TypedArray } from './dtype.ts';
+import type { KnownIn } from './known-shape.ts';
 import { LazyArray } from './lazy-array.ts';
 import {
   castNDArray,

@@ -3,14 +3,48 @@
 
 import { describe, expectTypeOf, test } from 'vitest';
 import {
+  add,
+  arange,
+  asarray,
   type ComputeOptions,
   compute,
+  computeChunkSizes,
+  concat,
   defineKernels,
+  einsum,
+  eye,
+  fft,
+  fromArray,
+  fromFunction,
+  fromNpy,
+  fromNpyStack,
+  fromZarr,
+  full,
+  getIndex,
   type LazyArray,
   lazyApply,
+  linalg,
+  linspace,
+  mapBlocks,
+  mask,
+  matmul,
   type NDArray,
+  ndarray,
+  nonzero,
   ones,
+  onesLike,
   persist,
+  random,
+  rechunk,
+  reshape,
+  stack,
+  sum,
+  take,
+  transpose,
+  uniqueValues,
+  where,
+  zeros,
+  zerosLike,
 } from '../../src/index.ts';
 
 const x = ones([4, 4], { chunks: 2 });
@@ -135,5 +169,95 @@ describe('known shapes (LazyArray<true>)', () => {
     // @ts-expect-error a LazyArray may hold null sizes
     const known: LazyArray<true> = u;
     void [plain, known];
+  });
+});
+
+describe('creation functions give known arrays', () => {
+  test('sizes that are always known at build time type LazyArray<true>', () => {
+    expectTypeOf(ones([3])).toEqualTypeOf<LazyArray<true>>();
+    expectTypeOf(zeros(3, { chunks: 2 }).shape).toEqualTypeOf<number[]>();
+    expectTypeOf(full([2, 2], 7).chunks).toEqualTypeOf<number[][]>();
+    expectTypeOf(arange(10).size).toEqualTypeOf<number>();
+    expectTypeOf(linspace(0, 1, 5).nbytes).toEqualTypeOf<number>();
+    expectTypeOf(eye(3).shape).toEqualTypeOf<number[]>();
+    expectTypeOf(
+      fromArray([
+        [1, 2],
+        [3, 4],
+      ]).shape,
+    ).toEqualTypeOf<number[]>();
+    expectTypeOf(fromFunction((i) => i, { shape: [4] }).shape).toEqualTypeOf<number[]>();
+    expectTypeOf(random.uniform([4], { seed: 1 }).shape).toEqualTypeOf<number[]>();
+    expectTypeOf(random.normal([4], { seed: 1 }).shape).toEqualTypeOf<number[]>();
+    expectTypeOf(fft.fftfreq(8).shape).toEqualTypeOf<number[]>();
+    typeOf(() => fromNpy('x.npy')).toEqualTypeOf<LazyArray<true>>();
+    typeOf(() => fromNpyStack('frames')).toEqualTypeOf<LazyArray<true>>();
+    typeOf(() => fromZarr('x.zarr')).toEqualTypeOf<Promise<LazyArray<true>>>();
+  });
+  test('asarray and the *Like functions follow their argument', () => {
+    const u: LazyArray = x;
+    expectTypeOf(asarray([1, 2, 3]).shape).toEqualTypeOf<number[]>();
+    expectTypeOf(asarray(ndarray([1, 2])).shape).toEqualTypeOf<number[]>();
+    expectTypeOf(asarray(u).shape).toEqualTypeOf<(number | null)[]>();
+    expectTypeOf(zerosLike(x).shape).toEqualTypeOf<number[]>();
+    expectTypeOf(onesLike(u).shape).toEqualTypeOf<(number | null)[]>();
+  });
+  test('computing sizes makes an array known', () => {
+    const m = mask(x, x.greater(0));
+    typeOf(() => computeChunkSizes(m)).toEqualTypeOf<Promise<LazyArray<true>>>();
+    typeOf(() => persist(m)).toEqualTypeOf<Promise<[LazyArray<true>]>>();
+  });
+});
+
+describe('function forms keep sizes known when every array operand is known', () => {
+  const k = ones([4, 4], { chunks: 2 });
+  /** An array not typed known (as after a mask): its sizes may be null. */
+  const u: LazyArray = k;
+  test('known operands, numbers and eager data give number[]', () => {
+    const y = add(ones([3]), 1);
+    expectTypeOf(y.shape).toEqualTypeOf<number[]>();
+    expectTypeOf(add(2, k).shape).toEqualTypeOf<number[]>();
+    expectTypeOf(add(k, [[1, 2, 3, 4]]).shape).toEqualTypeOf<number[]>();
+    expectTypeOf(add(k, ndarray([1, 2, 3, 4])).shape).toEqualTypeOf<number[]>();
+    expectTypeOf(where(k.greater(0), k, 0).shape).toEqualTypeOf<number[]>();
+    expectTypeOf(sum(k, { axis: 0 }).shape).toEqualTypeOf<number[]>();
+    expectTypeOf(matmul(k, k).shape).toEqualTypeOf<number[]>();
+    expectTypeOf(rechunk(k, 2).chunks).toEqualTypeOf<number[][]>();
+    expectTypeOf(reshape(k, [16]).size).toEqualTypeOf<number>();
+    expectTypeOf(transpose(k).shape).toEqualTypeOf<number[]>();
+    expectTypeOf(concat([k, k], { axis: 0 }).shape).toEqualTypeOf<number[]>();
+    expectTypeOf(stack([k, k]).shape).toEqualTypeOf<number[]>();
+    expectTypeOf(einsum('ij,jk->ik', k, k).shape).toEqualTypeOf<number[]>();
+    expectTypeOf(take(k, [0, 2], { axis: 1 }).shape).toEqualTypeOf<number[]>();
+    expectTypeOf(getIndex(k, '1:, ::2').shape).toEqualTypeOf<number[]>();
+    expectTypeOf(getIndex(k, 0, { start: 1 }).shape).toEqualTypeOf<number[]>();
+    expectTypeOf(linalg.inv(k).shape).toEqualTypeOf<number[]>();
+    expectTypeOf(sum(add(k, 1)).mul(2).shape).toEqualTypeOf<number[]>();
+  });
+  test('an operand of unknown sizes makes the result nullable', () => {
+    expectTypeOf(add(k, u).shape).toEqualTypeOf<(number | null)[]>();
+    expectTypeOf(where(u, k, 0).shape).toEqualTypeOf<(number | null)[]>();
+    expectTypeOf(sum(u).shape).toEqualTypeOf<(number | null)[]>();
+    expectTypeOf(matmul(k, u).shape).toEqualTypeOf<(number | null)[]>();
+    expectTypeOf(concat([k, u]).shape).toEqualTypeOf<(number | null)[]>();
+    expectTypeOf(take(k, u).shape).toEqualTypeOf<(number | null)[]>();
+  });
+  test('masks, nonzero, unique and user kernels are nullable', () => {
+    expectTypeOf(mask(k, k.greater(0)).shape).toEqualTypeOf<(number | null)[]>();
+    expectTypeOf(getIndex(k, k.greater(0)).shape).toEqualTypeOf<(number | null)[]>();
+    expectTypeOf(nonzero(k)[0]!.shape).toEqualTypeOf<(number | null)[]>();
+    expectTypeOf(uniqueValues(k).shape).toEqualTypeOf<(number | null)[]>();
+    const double = (b: NDArray) => b;
+    expectTypeOf(mapBlocks(double, k, { dtype: 'float64' }).shape).toEqualTypeOf<
+      (number | null)[]
+    >();
+  });
+  test('a result that may hold null sizes is not a LazyArray<true>', () => {
+    const ok: LazyArray<true> = add(k, 1);
+    // @ts-expect-error u may hold null sizes
+    const notKnown: LazyArray<true> = add(k, u);
+    // @ts-expect-error a mask selects a count known only once computed
+    const masked: LazyArray<true> = getIndex(k, k.greater(0));
+    void [ok, notKnown, masked];
   });
 });
