@@ -240,7 +240,8 @@ describe('function forms keep sizes known when every array operand is known', ()
     expectTypeOf(sum(u).shape).toEqualTypeOf<(number | null)[]>();
     expectTypeOf(matmul(k, u).shape).toEqualTypeOf<(number | null)[]>();
     expectTypeOf(concat([k, u]).shape).toEqualTypeOf<(number | null)[]>();
-    expectTypeOf(take(k, u).shape).toEqualTypeOf<(number | null)[]>();
+    const idx: LazyArray = arange(2, { dtype: 'int32' });
+    expectTypeOf(take(k, idx, { axis: 1 }).shape).toEqualTypeOf<(number | null)[]>();
   });
   test('masks, nonzero, unique and user kernels are nullable', () => {
     expectTypeOf(mask(k, k.greater(0)).shape).toEqualTypeOf<(number | null)[]>();
