@@ -141,6 +141,16 @@ describe('lazyApply checks arguments and kwargs against the kernel', () => {
     // @ts-expect-error kwargs for a kernel that takes none
     void (() => lazyApply(two, [x, x], { kwargs: { n: 1 } }));
   });
+  test('an explicit kernel signature checks arguments and kwargs too', () => {
+    type WithN = (a: NDArray, kw: { readonly n: number }) => NDArray;
+    typeOf(() => lazyApply<WithN>((a) => a, x, { kwargs: { n: 1 } })).toEqualTypeOf<LazyArray>();
+    // @ts-expect-error kwargs of the wrong type for the explicit signature
+    void (() => lazyApply<WithN>((a) => a, x, { kwargs: { n: 'one' } }));
+    // @ts-expect-error the explicit signature requires kwargs
+    void (() => lazyApply<WithN>((a) => a, x));
+    // @ts-expect-error a string where the explicit signature takes an array
+    void (() => lazyApply<(a: NDArray, b: NDArray) => NDArray>((a) => a, [x, 'a']));
+  });
 });
 
 describe('known shapes (LazyArray<true>)', () => {
