@@ -125,7 +125,10 @@ const squeezed = (c: LazyArray, single: boolean): LazyArray => (single ? squeeze
  * await compute(cov(fromArray([[0, 1, 2], [2, 1, 0]]))); // [[1, -1], [-1, 1]]
  * await compute(cov([0, 1, 2], { y: [2, 1, 0], fweights: [1, 2, 1] })); // [[0.667, -0.667], …]
  */
-export function cov<X extends ArrayLike>(x: X, opts: CovOptions = {}): LazyArray<KnownIn<[X]>> {
+export function cov<X extends ArrayLike, Y extends ArrayLike = never>(
+  x: X,
+  opts: CovOptions & { y?: Y } = {},
+): LazyArray<KnownIn<[X, Y]>> {
   const fn = 'cov';
   const o = checkOptions(fn, opts);
   const rowvar = optionalBoolean(fn, 'rowvar', o.rowvar, true);
@@ -141,7 +144,7 @@ export function cov<X extends ArrayLike>(x: X, opts: CovOptions = {}): LazyArray
   const { d, sub, single } = centered(fn, x, rowvar, o.y, w);
   if (w === undefined) {
     return squeezed(divide(einsum(sub, d, d), Math.max(n - ddof, 0)), single) as LazyArray<
-      KnownIn<[X]>
+      KnownIn<[X, Y]>
     >;
   }
   const wSum = sum(w);
@@ -152,7 +155,9 @@ export function cov<X extends ArrayLike>(x: X, opts: CovOptions = {}): LazyArray
         ? subtract(wSum, ddof)
         : subtract(wSum, divide(multiply(sum(multiply(w, aw)), ddof), wSum));
   const dw = multiply(d, rowvar ? w : expandDims(w, { axis: 1 }));
-  return squeezed(divide(einsum(sub, d, dw), maximum(fact, 0)), single) as LazyArray<KnownIn<[X]>>;
+  return squeezed(divide(einsum(sub, d, dw), maximum(fact, 0)), single) as LazyArray<
+    KnownIn<[X, Y]>
+  >;
 }
 
 /**
@@ -162,10 +167,10 @@ export function cov<X extends ArrayLike>(x: X, opts: CovOptions = {}): LazyArray
  * @example
  * await compute(corrcoef(fromArray([[0, 1, 2], [2, 1, 0]]))); // [[1, -1], [-1, 1]]
  */
-export function corrcoef<X extends ArrayLike>(
+export function corrcoef<X extends ArrayLike, Y extends ArrayLike = never>(
   x: X,
-  opts: CorrcoefOptions = {},
-): LazyArray<KnownIn<[X]>> {
+  opts: CorrcoefOptions & { y?: Y } = {},
+): LazyArray<KnownIn<[X, Y]>> {
   const fn = 'corrcoef';
   const o = checkOptions(fn, opts);
   const rowvar = optionalBoolean(fn, 'rowvar', o.rowvar, true);
@@ -173,5 +178,5 @@ export function corrcoef<X extends ArrayLike>(
   const c = einsum(sub, d, d);
   const ss = sqrt(einsum(rowvar ? 'it,it->i' : 'ti,ti->i', d, d));
   const outer = multiply(expandDims(ss, { axis: 1 }), expandDims(ss, { axis: 0 }));
-  return squeezed(clip(divide(c, outer), -1, 1), single) as LazyArray<KnownIn<[X]>>;
+  return squeezed(clip(divide(c, outer), -1, 1), single) as LazyArray<KnownIn<[X, Y]>>;
 }

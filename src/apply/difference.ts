@@ -66,7 +66,14 @@ function knownSize(fn: string, x: LazyArray, axis: number): number {
  * @example
  * diff(fromArray([1, 4, 9, 16], { chunks: 2 })).compute().toNested(); // [3, 5, 7]
  */
-export function diff<X extends ArrayLike>(x: X, opts: DiffOptions = {}): LazyArray<KnownIn<[X]>> {
+export function diff<
+  X extends ArrayLike,
+  P extends ArrayLike | number = never,
+  E extends ArrayLike | number = never,
+>(
+  x: X,
+  opts: DiffOptions & { readonly prepend?: P; readonly append?: E } = {},
+): LazyArray<KnownIn<[X, P, E]>> {
   const a = asLazy(x);
   if (a.ndim === 0) throw new ValueError('diff: needs an array of at least one dimension');
   const axis = normalizeAxis('diff', opts.axis ?? -1, a.ndim);
@@ -74,8 +81,8 @@ export function diff<X extends ArrayLike>(x: X, opts: DiffOptions = {}): LazyArr
   if (typeof n !== 'number' || !Number.isInteger(n) || n < 0) {
     throw new ValueError(`diff: n ${formatValue(n)} is not a non-negative integer`);
   }
-  if (n === 0) return withEnds(a, axis, opts) as LazyArray<KnownIn<[X]>>;
-  return diffOf(withEnds(a, axis, opts), axis, n) as LazyArray<KnownIn<[X]>>;
+  if (n === 0) return withEnds(a, axis, opts) as LazyArray<KnownIn<[X, P, E]>>;
+  return diffOf(withEnds(a, axis, opts), axis, n) as LazyArray<KnownIn<[X, P, E]>>;
 }
 
 function diffOf(a: LazyArray, axis: number, n: number): LazyArray {

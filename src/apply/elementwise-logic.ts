@@ -233,14 +233,13 @@ function whereOp(cond: Operand, a: Operand, b: Operand): LazyArray {
  * @example
  * clip(fromArray([-2, 0.5, 3]), 0, 1); // [0, 0.5, 1]
  */
-export function clip<X extends Operand>(
-  x: X,
-  min?: Operand | null,
-  max?: Operand | null,
-  opts?: CallOptions,
-): LazyArray<KnownIn<[X]>> {
+export function clip<
+  X extends Operand,
+  L extends Operand | null = null,
+  H extends Operand | null = null,
+>(x: X, min?: L, max?: H, opts?: CallOptions): LazyArray<KnownIn<[X, L, H]>> {
   return withCallBackend('clip', opts?.backend, () => clipOp(x, min, max)) as LazyArray<
-    KnownIn<[X]>
+    KnownIn<[X, L, H]>
   >;
 }
 

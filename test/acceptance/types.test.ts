@@ -7,10 +7,13 @@ import {
   arange,
   asarray,
   type ComputeOptions,
+  clip,
   compute,
   computeChunkSizes,
   concat,
+  cov,
   defineKernels,
+  diff,
   einsum,
   eye,
   fft,
@@ -242,6 +245,11 @@ describe('function forms keep sizes known when every array operand is known', ()
     expectTypeOf(getIndex(k, '1:, ::2').shape).toEqualTypeOf<number[]>();
     expectTypeOf(getIndex(k, 0, { start: 1 }).shape).toEqualTypeOf<number[]>();
     expectTypeOf(linalg.inv(k).shape).toEqualTypeOf<number[]>();
+    expectTypeOf(clip(k, 0, 1).shape).toEqualTypeOf<number[]>();
+    expectTypeOf(clip(k, null, k).shape).toEqualTypeOf<number[]>();
+    expectTypeOf(diff(k, { axis: 0, prepend: 0 }).shape).toEqualTypeOf<number[]>();
+    expectTypeOf(cov(k).shape).toEqualTypeOf<number[]>();
+    expectTypeOf(cov(k, { y: k }).shape).toEqualTypeOf<number[]>();
     expectTypeOf(sum(add(k, 1)).mul(2).shape).toEqualTypeOf<number[]>();
   });
   test('an operand of unknown sizes makes the result nullable', () => {
@@ -252,6 +260,9 @@ describe('function forms keep sizes known when every array operand is known', ()
     expectTypeOf(concat([k, u]).shape).toEqualTypeOf<(number | null)[]>();
     const idx: LazyArray = arange(2, { dtype: 'int32' });
     expectTypeOf(take(k, idx, { axis: 1 }).shape).toEqualTypeOf<(number | null)[]>();
+    expectTypeOf(clip(k, 0, u).shape).toEqualTypeOf<(number | null)[]>();
+    expectTypeOf(diff(k, { prepend: u }).shape).toEqualTypeOf<(number | null)[]>();
+    expectTypeOf(cov(k, { y: u }).shape).toEqualTypeOf<(number | null)[]>();
   });
   test('masks, nonzero, unique and user kernels are nullable', () => {
     expectTypeOf(mask(k, k.greater(0)).shape).toEqualTypeOf<(number | null)[]>();
@@ -265,6 +276,8 @@ describe('function forms keep sizes known when every array operand is known', ()
   });
   test('a result that may hold null sizes is not a LazyArray<true>', () => {
     const ok: LazyArray<true> = add(k, 1);
+    // @ts-expect-error options are still checked for unknown names
+    void (() => diff(k, { prepnd: 0 }));
     // @ts-expect-error u may hold null sizes
     const notKnown: LazyArray<true> = add(k, u);
     // @ts-expect-error a mask selects a count known only once computed
