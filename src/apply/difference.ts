@@ -150,8 +150,14 @@ function gradientAlong(a: LazyArray, axis: number): LazyArray {
  * gradient(fromArray([1, 2, 4, 7, 11], { chunks: 2 }), { axis: 0 }).compute().toNested();
  * // [1, 1.5, 2.5, 3.5, 4]
  */
-export function gradient(x: ArrayLike, opts: { axis: number }): LazyArray;
-export function gradient(x: ArrayLike, opts?: { axis?: readonly number[] }): LazyArray[];
+export function gradient<X extends ArrayLike>(
+  x: X,
+  opts: { axis: number },
+): LazyArray<KnownIn<[X]>>;
+export function gradient<X extends ArrayLike>(
+  x: X,
+  opts?: { axis?: readonly number[] },
+): LazyArray<KnownIn<[X]>>[];
 export function gradient(
   x: ArrayLike,
   opts: { axis?: number | readonly number[] } = {},

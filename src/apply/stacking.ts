@@ -67,7 +67,7 @@ export function broadcastArrays<A extends ArrayLike>(...arrays: A[]): LazyArray<
  */
 export function meshgrid(
   ...args: [...ArrayLike[], { indexing?: 'xy' | 'ij' }] | ArrayLike[]
-): LazyArray[] {
+): LazyArray<true>[] {
   const last = args[args.length - 1];
   const hasOpts =
     last !== undefined &&
@@ -100,6 +100,7 @@ export function meshgrid(
   return xs.map((x, i) => {
     const at = order.indexOf(i);
     const shape = outShape.map((s, ax) => (ax === at ? s : 1));
-    return broadcastTo(reshape(x, shape), outShape);
+    // every size was checked known above
+    return broadcastTo(reshape(x, shape), outShape) as LazyArray<true>;
   });
 }

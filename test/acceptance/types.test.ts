@@ -6,6 +6,7 @@ import {
   add,
   arange,
   asarray,
+  average,
   type ComputeOptions,
   clip,
   compute,
@@ -24,6 +25,7 @@ import {
   fromZarr,
   full,
   getIndex,
+  gradient,
   type LazyArray,
   lazyApply,
   linalg,
@@ -31,6 +33,7 @@ import {
   mapBlocks,
   mask,
   matmul,
+  meshgrid,
   type NDArray,
   ndarray,
   nonzero,
@@ -203,6 +206,8 @@ describe('creation functions give known arrays', () => {
     expectTypeOf(random.uniform([4], { seed: 1 }).shape).toEqualTypeOf<number[]>();
     expectTypeOf(random.normal([4], { seed: 1 }).shape).toEqualTypeOf<number[]>();
     expectTypeOf(fft.fftfreq(8).shape).toEqualTypeOf<number[]>();
+    // meshgrid checks that every input size is known, so its outputs are always known
+    expectTypeOf(meshgrid(arange(3), arange(2))[0]!.shape).toEqualTypeOf<number[]>();
     typeOf(() => fromNpy('x.npy')).toEqualTypeOf<LazyArray<true>>();
     typeOf(() => fromNpyStack('frames')).toEqualTypeOf<LazyArray<true>>();
     typeOf(() => fromZarr('x.zarr')).toEqualTypeOf<Promise<LazyArray<true>>>();
@@ -250,6 +255,10 @@ describe('function forms keep sizes known when every array operand is known', ()
     expectTypeOf(diff(k, { axis: 0, prepend: 0 }).shape).toEqualTypeOf<number[]>();
     expectTypeOf(cov(k).shape).toEqualTypeOf<number[]>();
     expectTypeOf(cov(k, { y: k }).shape).toEqualTypeOf<number[]>();
+    expectTypeOf(average(k, { axis: 0 }).shape).toEqualTypeOf<number[]>();
+    expectTypeOf(average(k, { returned: true })[1].shape).toEqualTypeOf<number[]>();
+    expectTypeOf(gradient(k, { axis: 0 }).shape).toEqualTypeOf<number[]>();
+    expectTypeOf(gradient(k)[0]!.shape).toEqualTypeOf<number[]>();
     expectTypeOf(sum(add(k, 1)).mul(2).shape).toEqualTypeOf<number[]>();
   });
   test('an operand of unknown sizes makes the result nullable', () => {
@@ -263,6 +272,8 @@ describe('function forms keep sizes known when every array operand is known', ()
     expectTypeOf(clip(k, 0, u).shape).toEqualTypeOf<(number | null)[]>();
     expectTypeOf(diff(k, { prepend: u }).shape).toEqualTypeOf<(number | null)[]>();
     expectTypeOf(cov(k, { y: u }).shape).toEqualTypeOf<(number | null)[]>();
+    expectTypeOf(average(u).shape).toEqualTypeOf<(number | null)[]>();
+    expectTypeOf(gradient(u, { axis: 0 }).shape).toEqualTypeOf<(number | null)[]>();
   });
   test('masks, nonzero, unique and user kernels are nullable', () => {
     expectTypeOf(mask(k, k.greater(0)).shape).toEqualTypeOf<(number | null)[]>();
