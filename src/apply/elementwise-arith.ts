@@ -16,9 +16,16 @@ import {
   toFloat,
 } from './elementwise-dtypes.ts';
 
-/** One elementwise op named `fn` over `operands`, its dtype from `rule`. */
-export function elementwiseOp(fn: string, rule: DTypeRule, ...operands: Operand[]): LazyArray {
-  return elementwise(fn, operands, (args) => {
+/**
+ * One elementwise op named `fn` over `operands`, its dtype from `rule`; its sizes are known
+ * when every operand's are (broadcasting known sizes gives known sizes).
+ */
+export function elementwiseOp<A extends readonly Operand[]>(
+  fn: string,
+  rule: DTypeRule,
+  ...operands: A
+): LazyArray<KnownIn<A>> {
+  const out = elementwise(fn, operands, (args) => {
     const d = rule(fn, promoted(args));
     checkScalarsFit(fn, args, d);
     return {
@@ -30,6 +37,7 @@ export function elementwiseOp(fn: string, rule: DTypeRule, ...operands: Operand[
       dtype: d,
     };
   });
+  return out as LazyArray<KnownIn<A>>;
 }
 
 /**
@@ -42,9 +50,7 @@ export function add<X extends Operand, Y extends Operand>(
   y: Y,
   opts?: CallOptions,
 ): LazyArray<KnownIn<[X, Y]>> {
-  return withCallBackend('add', opts?.backend, () => elementwiseOp('add', keep, x, y)) as LazyArray<
-    KnownIn<[X, Y]>
-  >;
+  return withCallBackend('add', opts?.backend, () => elementwiseOp('add', keep, x, y));
 }
 
 /**
@@ -57,9 +63,7 @@ export function subtract<X extends Operand, Y extends Operand>(
   y: Y,
   opts?: CallOptions,
 ): LazyArray<KnownIn<[X, Y]>> {
-  return withCallBackend('subtract', opts?.backend, () =>
-    elementwiseOp('subtract', numeric, x, y),
-  ) as LazyArray<KnownIn<[X, Y]>>;
+  return withCallBackend('subtract', opts?.backend, () => elementwiseOp('subtract', numeric, x, y));
 }
 
 /**
@@ -72,9 +76,7 @@ export function multiply<X extends Operand, Y extends Operand>(
   y: Y,
   opts?: CallOptions,
 ): LazyArray<KnownIn<[X, Y]>> {
-  return withCallBackend('multiply', opts?.backend, () =>
-    elementwiseOp('multiply', keep, x, y),
-  ) as LazyArray<KnownIn<[X, Y]>>;
+  return withCallBackend('multiply', opts?.backend, () => elementwiseOp('multiply', keep, x, y));
 }
 
 /**
@@ -87,9 +89,7 @@ export function divide<X extends Operand, Y extends Operand>(
   y: Y,
   opts?: CallOptions,
 ): LazyArray<KnownIn<[X, Y]>> {
-  return withCallBackend('divide', opts?.backend, () =>
-    elementwiseOp('divide', toFloat, x, y),
-  ) as LazyArray<KnownIn<[X, Y]>>;
+  return withCallBackend('divide', opts?.backend, () => elementwiseOp('divide', toFloat, x, y));
 }
 
 /**
@@ -104,7 +104,7 @@ export function floorDivide<X extends Operand, Y extends Operand>(
 ): LazyArray<KnownIn<[X, Y]>> {
   return withCallBackend('floorDivide', opts?.backend, () =>
     elementwiseOp('floorDivide', boolToInt8, x, y),
-  ) as LazyArray<KnownIn<[X, Y]>>;
+  );
 }
 
 /**
@@ -119,7 +119,7 @@ export function remainder<X extends Operand, Y extends Operand>(
 ): LazyArray<KnownIn<[X, Y]>> {
   return withCallBackend('remainder', opts?.backend, () =>
     elementwiseOp('remainder', boolToInt8, x, y),
-  ) as LazyArray<KnownIn<[X, Y]>>;
+  );
 }
 
 /**
@@ -160,9 +160,7 @@ export function maximum<X extends Operand, Y extends Operand>(
   y: Y,
   opts?: CallOptions,
 ): LazyArray<KnownIn<[X, Y]>> {
-  return withCallBackend('maximum', opts?.backend, () =>
-    elementwiseOp('maximum', keep, x, y),
-  ) as LazyArray<KnownIn<[X, Y]>>;
+  return withCallBackend('maximum', opts?.backend, () => elementwiseOp('maximum', keep, x, y));
 }
 
 /**
@@ -175,9 +173,7 @@ export function minimum<X extends Operand, Y extends Operand>(
   y: Y,
   opts?: CallOptions,
 ): LazyArray<KnownIn<[X, Y]>> {
-  return withCallBackend('minimum', opts?.backend, () =>
-    elementwiseOp('minimum', keep, x, y),
-  ) as LazyArray<KnownIn<[X, Y]>>;
+  return withCallBackend('minimum', opts?.backend, () => elementwiseOp('minimum', keep, x, y));
 }
 
 /**
@@ -186,9 +182,7 @@ export function minimum<X extends Operand, Y extends Operand>(
  * negative(fromArray([1, -2])); // [-1, 2]
  */
 export function negative<X extends Operand>(x: X, opts?: CallOptions): LazyArray<KnownIn<[X]>> {
-  return withCallBackend('negative', opts?.backend, () =>
-    elementwiseOp('negative', numeric, x),
-  ) as LazyArray<KnownIn<[X]>>;
+  return withCallBackend('negative', opts?.backend, () => elementwiseOp('negative', numeric, x));
 }
 
 /**
@@ -197,9 +191,7 @@ export function negative<X extends Operand>(x: X, opts?: CallOptions): LazyArray
  * abs(fromArray([-1.5, 2])); // [1.5, 2]
  */
 export function abs<X extends Operand>(x: X, opts?: CallOptions): LazyArray<KnownIn<[X]>> {
-  return withCallBackend('abs', opts?.backend, () => elementwiseOp('abs', keep, x)) as LazyArray<
-    KnownIn<[X]>
-  >;
+  return withCallBackend('abs', opts?.backend, () => elementwiseOp('abs', keep, x));
 }
 
 /**
@@ -208,9 +200,7 @@ export function abs<X extends Operand>(x: X, opts?: CallOptions): LazyArray<Know
  * sign(fromArray([-3, 0, 2])); // [-1, 0, 1]
  */
 export function sign<X extends Operand>(x: X, opts?: CallOptions): LazyArray<KnownIn<[X]>> {
-  return withCallBackend('sign', opts?.backend, () =>
-    elementwiseOp('sign', numeric, x),
-  ) as LazyArray<KnownIn<[X]>>;
+  return withCallBackend('sign', opts?.backend, () => elementwiseOp('sign', numeric, x));
 }
 
 /**
@@ -219,9 +209,7 @@ export function sign<X extends Operand>(x: X, opts?: CallOptions): LazyArray<Kno
  * sqrt(fromArray([4, 9])); // [2, 3]
  */
 export function sqrt<X extends Operand>(x: X, opts?: CallOptions): LazyArray<KnownIn<[X]>> {
-  return withCallBackend('sqrt', opts?.backend, () =>
-    elementwiseOp('sqrt', toFloat, x),
-  ) as LazyArray<KnownIn<[X]>>;
+  return withCallBackend('sqrt', opts?.backend, () => elementwiseOp('sqrt', toFloat, x));
 }
 
 /**
@@ -230,9 +218,7 @@ export function sqrt<X extends Operand>(x: X, opts?: CallOptions): LazyArray<Kno
  * exp(fromArray([0])); // [1]
  */
 export function exp<X extends Operand>(x: X, opts?: CallOptions): LazyArray<KnownIn<[X]>> {
-  return withCallBackend('exp', opts?.backend, () => elementwiseOp('exp', toFloat, x)) as LazyArray<
-    KnownIn<[X]>
-  >;
+  return withCallBackend('exp', opts?.backend, () => elementwiseOp('exp', toFloat, x));
 }
 
 /**
@@ -241,9 +227,7 @@ export function exp<X extends Operand>(x: X, opts?: CallOptions): LazyArray<Know
  * expm1(fromArray([1e-10])); // [1.00000000005e-10]
  */
 export function expm1<X extends Operand>(x: X, opts?: CallOptions): LazyArray<KnownIn<[X]>> {
-  return withCallBackend('expm1', opts?.backend, () =>
-    elementwiseOp('expm1', toFloat, x),
-  ) as LazyArray<KnownIn<[X]>>;
+  return withCallBackend('expm1', opts?.backend, () => elementwiseOp('expm1', toFloat, x));
 }
 
 /**
@@ -252,9 +236,7 @@ export function expm1<X extends Operand>(x: X, opts?: CallOptions): LazyArray<Kn
  * log(fromArray([1, Math.E])); // [0, 1]
  */
 export function log<X extends Operand>(x: X, opts?: CallOptions): LazyArray<KnownIn<[X]>> {
-  return withCallBackend('log', opts?.backend, () => elementwiseOp('log', toFloat, x)) as LazyArray<
-    KnownIn<[X]>
-  >;
+  return withCallBackend('log', opts?.backend, () => elementwiseOp('log', toFloat, x));
 }
 
 /**
@@ -263,9 +245,7 @@ export function log<X extends Operand>(x: X, opts?: CallOptions): LazyArray<Know
  * log1p(fromArray([0])); // [0]
  */
 export function log1p<X extends Operand>(x: X, opts?: CallOptions): LazyArray<KnownIn<[X]>> {
-  return withCallBackend('log1p', opts?.backend, () =>
-    elementwiseOp('log1p', toFloat, x),
-  ) as LazyArray<KnownIn<[X]>>;
+  return withCallBackend('log1p', opts?.backend, () => elementwiseOp('log1p', toFloat, x));
 }
 
 /**
@@ -274,9 +254,7 @@ export function log1p<X extends Operand>(x: X, opts?: CallOptions): LazyArray<Kn
  * sin(fromArray([0])); // [0]
  */
 export function sin<X extends Operand>(x: X, opts?: CallOptions): LazyArray<KnownIn<[X]>> {
-  return withCallBackend('sin', opts?.backend, () => elementwiseOp('sin', toFloat, x)) as LazyArray<
-    KnownIn<[X]>
-  >;
+  return withCallBackend('sin', opts?.backend, () => elementwiseOp('sin', toFloat, x));
 }
 
 /**
@@ -285,9 +263,7 @@ export function sin<X extends Operand>(x: X, opts?: CallOptions): LazyArray<Know
  * cos(fromArray([0])); // [1]
  */
 export function cos<X extends Operand>(x: X, opts?: CallOptions): LazyArray<KnownIn<[X]>> {
-  return withCallBackend('cos', opts?.backend, () => elementwiseOp('cos', toFloat, x)) as LazyArray<
-    KnownIn<[X]>
-  >;
+  return withCallBackend('cos', opts?.backend, () => elementwiseOp('cos', toFloat, x));
 }
 
 /**
@@ -296,9 +272,7 @@ export function cos<X extends Operand>(x: X, opts?: CallOptions): LazyArray<Know
  * tan(fromArray([0])); // [0]
  */
 export function tan<X extends Operand>(x: X, opts?: CallOptions): LazyArray<KnownIn<[X]>> {
-  return withCallBackend('tan', opts?.backend, () => elementwiseOp('tan', toFloat, x)) as LazyArray<
-    KnownIn<[X]>
-  >;
+  return withCallBackend('tan', opts?.backend, () => elementwiseOp('tan', toFloat, x));
 }
 
 /**
@@ -307,9 +281,7 @@ export function tan<X extends Operand>(x: X, opts?: CallOptions): LazyArray<Know
  * tanh(fromArray([0])); // [0]
  */
 export function tanh<X extends Operand>(x: X, opts?: CallOptions): LazyArray<KnownIn<[X]>> {
-  return withCallBackend('tanh', opts?.backend, () =>
-    elementwiseOp('tanh', toFloat, x),
-  ) as LazyArray<KnownIn<[X]>>;
+  return withCallBackend('tanh', opts?.backend, () => elementwiseOp('tanh', toFloat, x));
 }
 
 /**
@@ -318,9 +290,7 @@ export function tanh<X extends Operand>(x: X, opts?: CallOptions): LazyArray<Kno
  * floor(fromArray([-1.5, 1.5])); // [-2, 1]
  */
 export function floor<X extends Operand>(x: X, opts?: CallOptions): LazyArray<KnownIn<[X]>> {
-  return withCallBackend('floor', opts?.backend, () =>
-    elementwiseOp('floor', keep, x),
-  ) as LazyArray<KnownIn<[X]>>;
+  return withCallBackend('floor', opts?.backend, () => elementwiseOp('floor', keep, x));
 }
 
 /**
@@ -329,9 +299,7 @@ export function floor<X extends Operand>(x: X, opts?: CallOptions): LazyArray<Kn
  * ceil(fromArray([-1.5, 1.5])); // [-1, 2]
  */
 export function ceil<X extends Operand>(x: X, opts?: CallOptions): LazyArray<KnownIn<[X]>> {
-  return withCallBackend('ceil', opts?.backend, () => elementwiseOp('ceil', keep, x)) as LazyArray<
-    KnownIn<[X]>
-  >;
+  return withCallBackend('ceil', opts?.backend, () => elementwiseOp('ceil', keep, x));
 }
 
 /**
@@ -340,7 +308,5 @@ export function ceil<X extends Operand>(x: X, opts?: CallOptions): LazyArray<Kno
  * round(fromArray([0.5, 1.5, 2.5, -0.5])); // [0, 2, 2, -0]
  */
 export function round<X extends Operand>(x: X, opts?: CallOptions): LazyArray<KnownIn<[X]>> {
-  return withCallBackend('round', opts?.backend, () =>
-    elementwiseOp('round', keep, x),
-  ) as LazyArray<KnownIn<[X]>>;
+  return withCallBackend('round', opts?.backend, () => elementwiseOp('round', keep, x));
 }

@@ -21,7 +21,7 @@ export function bitwiseAnd<X1 extends Operand, X2 extends Operand>(
 ): LazyArray<KnownIn<[X1, X2]>> {
   return withCallBackend('bitwiseAnd', opts?.backend, () =>
     elementwiseOp('bitwiseAnd', integerOrBool, x1, x2),
-  ) as LazyArray<KnownIn<[X1, X2]>>;
+  );
 }
 
 /**
@@ -36,7 +36,7 @@ export function bitwiseOr<X1 extends Operand, X2 extends Operand>(
 ): LazyArray<KnownIn<[X1, X2]>> {
   return withCallBackend('bitwiseOr', opts?.backend, () =>
     elementwiseOp('bitwiseOr', integerOrBool, x1, x2),
-  ) as LazyArray<KnownIn<[X1, X2]>>;
+  );
 }
 
 /**
@@ -51,7 +51,7 @@ export function bitwiseXor<X1 extends Operand, X2 extends Operand>(
 ): LazyArray<KnownIn<[X1, X2]>> {
   return withCallBackend('bitwiseXor', opts?.backend, () =>
     elementwiseOp('bitwiseXor', integerOrBool, x1, x2),
-  ) as LazyArray<KnownIn<[X1, X2]>>;
+  );
 }
 
 /**
@@ -65,7 +65,7 @@ export function bitwiseInvert<X extends Operand>(
 ): LazyArray<KnownIn<[X]>> {
   return withCallBackend('bitwiseInvert', opts?.backend, () =>
     elementwiseOp('bitwiseInvert', integerOrBool, x),
-  ) as LazyArray<KnownIn<[X]>>;
+  );
 }
 
 function checkShift(fn: string, y: Operand): void {
@@ -87,7 +87,7 @@ export function bitwiseLeftShift<X1 extends Operand, X2 extends Operand>(
   return withCallBackend('bitwiseLeftShift', opts?.backend, () => {
     checkShift('bitwiseLeftShift', x2);
     return elementwiseOp('bitwiseLeftShift', integerOnly, x1, x2);
-  }) as LazyArray<KnownIn<[X1, X2]>>;
+  });
 }
 
 /**
@@ -104,5 +104,5 @@ export function bitwiseRightShift<X1 extends Operand, X2 extends Operand>(
   return withCallBackend('bitwiseRightShift', opts?.backend, () => {
     checkShift('bitwiseRightShift', x2);
     return elementwiseOp('bitwiseRightShift', integerOnly, x1, x2);
-  }) as LazyArray<KnownIn<[X1, X2]>>;
+  });
 }

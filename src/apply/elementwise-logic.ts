@@ -21,9 +21,7 @@ export function equal<X extends Operand, Y extends Operand>(
   y: Y,
   opts?: CallOptions,
 ): LazyArray<KnownIn<[X, Y]>> {
-  return withCallBackend('equal', opts?.backend, () =>
-    elementwiseOp('equal', toBool, x, y),
-  ) as LazyArray<KnownIn<[X, Y]>>;
+  return withCallBackend('equal', opts?.backend, () => elementwiseOp('equal', toBool, x, y));
 }
 
 /**
@@ -36,9 +34,7 @@ export function notEqual<X extends Operand, Y extends Operand>(
   y: Y,
   opts?: CallOptions,
 ): LazyArray<KnownIn<[X, Y]>> {
-  return withCallBackend('notEqual', opts?.backend, () =>
-    elementwiseOp('notEqual', toBool, x, y),
-  ) as LazyArray<KnownIn<[X, Y]>>;
+  return withCallBackend('notEqual', opts?.backend, () => elementwiseOp('notEqual', toBool, x, y));
 }
 
 /**
@@ -51,9 +47,7 @@ export function less<X extends Operand, Y extends Operand>(
   y: Y,
   opts?: CallOptions,
 ): LazyArray<KnownIn<[X, Y]>> {
-  return withCallBackend('less', opts?.backend, () =>
-    elementwiseOp('less', toBool, x, y),
-  ) as LazyArray<KnownIn<[X, Y]>>;
+  return withCallBackend('less', opts?.backend, () => elementwiseOp('less', toBool, x, y));
 }
 
 /**
@@ -68,7 +62,7 @@ export function lessEqual<X extends Operand, Y extends Operand>(
 ): LazyArray<KnownIn<[X, Y]>> {
   return withCallBackend('lessEqual', opts?.backend, () =>
     elementwiseOp('lessEqual', toBool, x, y),
-  ) as LazyArray<KnownIn<[X, Y]>>;
+  );
 }
 
 /**
@@ -81,9 +75,7 @@ export function greater<X extends Operand, Y extends Operand>(
   y: Y,
   opts?: CallOptions,
 ): LazyArray<KnownIn<[X, Y]>> {
-  return withCallBackend('greater', opts?.backend, () =>
-    elementwiseOp('greater', toBool, x, y),
-  ) as LazyArray<KnownIn<[X, Y]>>;
+  return withCallBackend('greater', opts?.backend, () => elementwiseOp('greater', toBool, x, y));
 }
 
 /**
@@ -98,7 +90,7 @@ export function greaterEqual<X extends Operand, Y extends Operand>(
 ): LazyArray<KnownIn<[X, Y]>> {
   return withCallBackend('greaterEqual', opts?.backend, () =>
     elementwiseOp('greaterEqual', toBool, x, y),
-  ) as LazyArray<KnownIn<[X, Y]>>;
+  );
 }
 
 /**
@@ -113,7 +105,7 @@ export function logicalAnd<X extends Operand, Y extends Operand>(
 ): LazyArray<KnownIn<[X, Y]>> {
   return withCallBackend('logicalAnd', opts?.backend, () =>
     elementwiseOp('logicalAnd', toBool, x, y),
-  ) as LazyArray<KnownIn<[X, Y]>>;
+  );
 }
 
 /**
@@ -128,7 +120,7 @@ export function logicalOr<X extends Operand, Y extends Operand>(
 ): LazyArray<KnownIn<[X, Y]>> {
   return withCallBackend('logicalOr', opts?.backend, () =>
     elementwiseOp('logicalOr', toBool, x, y),
-  ) as LazyArray<KnownIn<[X, Y]>>;
+  );
 }
 
 /**
@@ -143,7 +135,7 @@ export function logicalXor<X extends Operand, Y extends Operand>(
 ): LazyArray<KnownIn<[X, Y]>> {
   return withCallBackend('logicalXor', opts?.backend, () =>
     elementwiseOp('logicalXor', toBool, x, y),
-  ) as LazyArray<KnownIn<[X, Y]>>;
+  );
 }
 
 /**
@@ -152,9 +144,7 @@ export function logicalXor<X extends Operand, Y extends Operand>(
  * logicalNot(fromArray([0, 3])); // [true, false]
  */
 export function logicalNot<X extends Operand>(x: X, opts?: CallOptions): LazyArray<KnownIn<[X]>> {
-  return withCallBackend('logicalNot', opts?.backend, () =>
-    elementwiseOp('logicalNot', toBool, x),
-  ) as LazyArray<KnownIn<[X]>>;
+  return withCallBackend('logicalNot', opts?.backend, () => elementwiseOp('logicalNot', toBool, x));
 }
 
 /**
@@ -163,9 +153,7 @@ export function logicalNot<X extends Operand>(x: X, opts?: CallOptions): LazyArr
  * isnan(fromArray([1, Number.NaN])); // [false, true]
  */
 export function isnan<X extends Operand>(x: X, opts?: CallOptions): LazyArray<KnownIn<[X]>> {
-  return withCallBackend('isnan', opts?.backend, () =>
-    elementwiseOp('isnan', toBool, x),
-  ) as LazyArray<KnownIn<[X]>>;
+  return withCallBackend('isnan', opts?.backend, () => elementwiseOp('isnan', toBool, x));
 }
 
 /**
@@ -174,9 +162,7 @@ export function isnan<X extends Operand>(x: X, opts?: CallOptions): LazyArray<Kn
  * isfinite(fromArray([1, Infinity, Number.NaN])); // [true, false, false]
  */
 export function isfinite<X extends Operand>(x: X, opts?: CallOptions): LazyArray<KnownIn<[X]>> {
-  return withCallBackend('isfinite', opts?.backend, () =>
-    elementwiseOp('isfinite', toBool, x),
-  ) as LazyArray<KnownIn<[X]>>;
+  return withCallBackend('isfinite', opts?.backend, () => elementwiseOp('isfinite', toBool, x));
 }
 
 /**
@@ -185,9 +171,7 @@ export function isfinite<X extends Operand>(x: X, opts?: CallOptions): LazyArray
  * isinf(fromArray([1, -Infinity, Number.NaN])); // [false, true, false]
  */
 export function isinf<X extends Operand>(x: X, opts?: CallOptions): LazyArray<KnownIn<[X]>> {
-  return withCallBackend('isinf', opts?.backend, () =>
-    elementwiseOp('isinf', toBool, x),
-  ) as LazyArray<KnownIn<[X]>>;
+  return withCallBackend('isinf', opts?.backend, () => elementwiseOp('isinf', toBool, x));
 }
 
 /**
@@ -196,9 +180,7 @@ export function isinf<X extends Operand>(x: X, opts?: CallOptions): LazyArray<Kn
  * signbit(fromArray([-1, -0, 0, 2])); // [true, true, false, false]
  */
 export function signbit<X extends Operand>(x: X, opts?: CallOptions): LazyArray<KnownIn<[X]>> {
-  return withCallBackend('signbit', opts?.backend, () =>
-    elementwiseOp('signbit', toBool, x),
-  ) as LazyArray<KnownIn<[X]>>;
+  return withCallBackend('signbit', opts?.backend, () => elementwiseOp('signbit', toBool, x));
 }
 
 /**

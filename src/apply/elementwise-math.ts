@@ -14,9 +14,7 @@ import { keep, numeric, toFloat } from './elementwise-dtypes.ts';
  * acos(fromArray([1, 0])); // [0, π/2]
  */
 export function acos<X extends Operand>(x: X, opts?: CallOptions): LazyArray<KnownIn<[X]>> {
-  return withCallBackend('acos', opts?.backend, () =>
-    elementwiseOp('acos', toFloat, x),
-  ) as LazyArray<KnownIn<[X]>>;
+  return withCallBackend('acos', opts?.backend, () => elementwiseOp('acos', toFloat, x));
 }
 
 /**
@@ -25,9 +23,7 @@ export function acos<X extends Operand>(x: X, opts?: CallOptions): LazyArray<Kno
  * acosh(fromArray([1])); // [0]
  */
 export function acosh<X extends Operand>(x: X, opts?: CallOptions): LazyArray<KnownIn<[X]>> {
-  return withCallBackend('acosh', opts?.backend, () =>
-    elementwiseOp('acosh', toFloat, x),
-  ) as LazyArray<KnownIn<[X]>>;
+  return withCallBackend('acosh', opts?.backend, () => elementwiseOp('acosh', toFloat, x));
 }
 
 /**
@@ -36,9 +32,7 @@ export function acosh<X extends Operand>(x: X, opts?: CallOptions): LazyArray<Kn
  * asin(fromArray([0, 1])); // [0, π/2]
  */
 export function asin<X extends Operand>(x: X, opts?: CallOptions): LazyArray<KnownIn<[X]>> {
-  return withCallBackend('asin', opts?.backend, () =>
-    elementwiseOp('asin', toFloat, x),
-  ) as LazyArray<KnownIn<[X]>>;
+  return withCallBackend('asin', opts?.backend, () => elementwiseOp('asin', toFloat, x));
 }
 
 /**
@@ -47,9 +41,7 @@ export function asin<X extends Operand>(x: X, opts?: CallOptions): LazyArray<Kno
  * asinh(fromArray([0])); // [0]
  */
 export function asinh<X extends Operand>(x: X, opts?: CallOptions): LazyArray<KnownIn<[X]>> {
-  return withCallBackend('asinh', opts?.backend, () =>
-    elementwiseOp('asinh', toFloat, x),
-  ) as LazyArray<KnownIn<[X]>>;
+  return withCallBackend('asinh', opts?.backend, () => elementwiseOp('asinh', toFloat, x));
 }
 
 /**
@@ -58,9 +50,7 @@ export function asinh<X extends Operand>(x: X, opts?: CallOptions): LazyArray<Kn
  * atan(fromArray([0, Infinity])); // [0, π/2]
  */
 export function atan<X extends Operand>(x: X, opts?: CallOptions): LazyArray<KnownIn<[X]>> {
-  return withCallBackend('atan', opts?.backend, () =>
-    elementwiseOp('atan', toFloat, x),
-  ) as LazyArray<KnownIn<[X]>>;
+  return withCallBackend('atan', opts?.backend, () => elementwiseOp('atan', toFloat, x));
 }
 
 /**
@@ -69,9 +59,7 @@ export function atan<X extends Operand>(x: X, opts?: CallOptions): LazyArray<Kno
  * atanh(fromArray([0])); // [0]
  */
 export function atanh<X extends Operand>(x: X, opts?: CallOptions): LazyArray<KnownIn<[X]>> {
-  return withCallBackend('atanh', opts?.backend, () =>
-    elementwiseOp('atanh', toFloat, x),
-  ) as LazyArray<KnownIn<[X]>>;
+  return withCallBackend('atanh', opts?.backend, () => elementwiseOp('atanh', toFloat, x));
 }
 
 /**
@@ -84,9 +72,7 @@ export function atan2<X1 extends Operand, X2 extends Operand>(
   x2: X2,
   opts?: CallOptions,
 ): LazyArray<KnownIn<[X1, X2]>> {
-  return withCallBackend('atan2', opts?.backend, () =>
-    elementwiseOp('atan2', toFloat, x1, x2),
-  ) as LazyArray<KnownIn<[X1, X2]>>;
+  return withCallBackend('atan2', opts?.backend, () => elementwiseOp('atan2', toFloat, x1, x2));
 }
 
 /**
@@ -95,9 +81,7 @@ export function atan2<X1 extends Operand, X2 extends Operand>(
  * cosh(fromArray([0])); // [1]
  */
 export function cosh<X extends Operand>(x: X, opts?: CallOptions): LazyArray<KnownIn<[X]>> {
-  return withCallBackend('cosh', opts?.backend, () =>
-    elementwiseOp('cosh', toFloat, x),
-  ) as LazyArray<KnownIn<[X]>>;
+  return withCallBackend('cosh', opts?.backend, () => elementwiseOp('cosh', toFloat, x));
 }
 
 /**
@@ -106,9 +90,7 @@ export function cosh<X extends Operand>(x: X, opts?: CallOptions): LazyArray<Kno
  * sinh(fromArray([0])); // [0]
  */
 export function sinh<X extends Operand>(x: X, opts?: CallOptions): LazyArray<KnownIn<[X]>> {
-  return withCallBackend('sinh', opts?.backend, () =>
-    elementwiseOp('sinh', toFloat, x),
-  ) as LazyArray<KnownIn<[X]>>;
+  return withCallBackend('sinh', opts?.backend, () => elementwiseOp('sinh', toFloat, x));
 }
 
 /**
@@ -117,9 +99,7 @@ export function sinh<X extends Operand>(x: X, opts?: CallOptions): LazyArray<Kno
  * log2(fromArray([1, 8])); // [0, 3]
  */
 export function log2<X extends Operand>(x: X, opts?: CallOptions): LazyArray<KnownIn<[X]>> {
-  return withCallBackend('log2', opts?.backend, () =>
-    elementwiseOp('log2', toFloat, x),
-  ) as LazyArray<KnownIn<[X]>>;
+  return withCallBackend('log2', opts?.backend, () => elementwiseOp('log2', toFloat, x));
 }
 
 /**
@@ -128,9 +108,7 @@ export function log2<X extends Operand>(x: X, opts?: CallOptions): LazyArray<Kno
  * log10(fromArray([1, 1000])); // [0, 3]
  */
 export function log10<X extends Operand>(x: X, opts?: CallOptions): LazyArray<KnownIn<[X]>> {
-  return withCallBackend('log10', opts?.backend, () =>
-    elementwiseOp('log10', toFloat, x),
-  ) as LazyArray<KnownIn<[X]>>;
+  return withCallBackend('log10', opts?.backend, () => elementwiseOp('log10', toFloat, x));
 }
 
 /**
@@ -145,7 +123,7 @@ export function logaddexp<X1 extends Operand, X2 extends Operand>(
 ): LazyArray<KnownIn<[X1, X2]>> {
   return withCallBackend('logaddexp', opts?.backend, () =>
     elementwiseOp('logaddexp', toFloat, x1, x2),
-  ) as LazyArray<KnownIn<[X1, X2]>>;
+  );
 }
 
 /**
@@ -158,9 +136,7 @@ export function hypot<X1 extends Operand, X2 extends Operand>(
   x2: X2,
   opts?: CallOptions,
 ): LazyArray<KnownIn<[X1, X2]>> {
-  return withCallBackend('hypot', opts?.backend, () =>
-    elementwiseOp('hypot', toFloat, x1, x2),
-  ) as LazyArray<KnownIn<[X1, X2]>>;
+  return withCallBackend('hypot', opts?.backend, () => elementwiseOp('hypot', toFloat, x1, x2));
 }
 
 /**
@@ -175,7 +151,7 @@ export function copysign<X1 extends Operand, X2 extends Operand>(
 ): LazyArray<KnownIn<[X1, X2]>> {
   return withCallBackend('copysign', opts?.backend, () =>
     elementwiseOp('copysign', toFloat, x1, x2),
-  ) as LazyArray<KnownIn<[X1, X2]>>;
+  );
 }
 
 /**
@@ -191,7 +167,7 @@ export function nextafter<X1 extends Operand, X2 extends Operand>(
 ): LazyArray<KnownIn<[X1, X2]>> {
   return withCallBackend('nextafter', opts?.backend, () =>
     elementwiseOp('nextafter', toFloat, x1, x2),
-  ) as LazyArray<KnownIn<[X1, X2]>>;
+  );
 }
 
 /**
@@ -200,9 +176,7 @@ export function nextafter<X1 extends Operand, X2 extends Operand>(
  * positive(fromArray([-1, 2])); // [-1, 2]
  */
 export function positive<X extends Operand>(x: X, opts?: CallOptions): LazyArray<KnownIn<[X]>> {
-  return withCallBackend('positive', opts?.backend, () =>
-    elementwiseOp('positive', numeric, x),
-  ) as LazyArray<KnownIn<[X]>>;
+  return withCallBackend('positive', opts?.backend, () => elementwiseOp('positive', numeric, x));
 }
 
 /**
@@ -211,9 +185,7 @@ export function positive<X extends Operand>(x: X, opts?: CallOptions): LazyArray
  * square(fromArray([-3, 2])); // [9, 4]
  */
 export function square<X extends Operand>(x: X, opts?: CallOptions): LazyArray<KnownIn<[X]>> {
-  return withCallBackend('square', opts?.backend, () =>
-    elementwiseOp('square', keep, x),
-  ) as LazyArray<KnownIn<[X]>>;
+  return withCallBackend('square', opts?.backend, () => elementwiseOp('square', keep, x));
 }
 
 /**
@@ -225,7 +197,7 @@ export function square<X extends Operand>(x: X, opts?: CallOptions): LazyArray<K
 export function reciprocal<X extends Operand>(x: X, opts?: CallOptions): LazyArray<KnownIn<[X]>> {
   return withCallBackend('reciprocal', opts?.backend, () =>
     elementwiseOp('reciprocal', toFloat, x),
-  ) as LazyArray<KnownIn<[X]>>;
+  );
 }
 
 /**
@@ -234,7 +206,5 @@ export function reciprocal<X extends Operand>(x: X, opts?: CallOptions): LazyArr
  * trunc(fromArray([-1.7, 1.7])); // [-1, 1]
  */
 export function trunc<X extends Operand>(x: X, opts?: CallOptions): LazyArray<KnownIn<[X]>> {
-  return withCallBackend('trunc', opts?.backend, () =>
-    elementwiseOp('trunc', keep, x),
-  ) as LazyArray<KnownIn<[X]>>;
+  return withCallBackend('trunc', opts?.backend, () => elementwiseOp('trunc', keep, x));
 }
