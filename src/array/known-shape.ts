@@ -62,7 +62,8 @@ type HoldsLazy<T> = T extends LazyArray
 /**
  * `true` when every array among `Args` has a known shape (eager data and numbers always do),
  * `boolean` otherwise: the `Known` of an operation whose output sizes follow from its input
- * sizes (elementwise, reductions, matmul, rechunk, reshape, static slicing, …).
+ * sizes (elementwise, reductions, matmul, rechunk, reshape, static slicing, …). Function forms
+ * are generic over their array operands and return `LazyArray<KnownIn<[X, Y]>>`.
  * @example
  * type K1 = KnownIn<[LazyArray<true>, number]>; // true
  * type K2 = KnownIn<[LazyArray<true>, LazyArray]>; // boolean
