@@ -46,6 +46,7 @@ import {
   stack,
   sum,
   take,
+  toDevice,
   transpose,
   uniqueValues,
   where,
@@ -250,6 +251,7 @@ describe('function forms keep sizes known when every array operand is known', ()
     expectTypeOf(getIndex(k, '1:, ::2').shape).toEqualTypeOf<number[]>();
     expectTypeOf(getIndex(k, 0, { start: 1 }).shape).toEqualTypeOf<number[]>();
     expectTypeOf(linalg.inv(k).shape).toEqualTypeOf<number[]>();
+    expectTypeOf(toDevice(k, 'cpu').shape).toEqualTypeOf<number[]>();
     expectTypeOf(clip(k, 0, 1).shape).toEqualTypeOf<number[]>();
     expectTypeOf(clip(k, null, k).shape).toEqualTypeOf<number[]>();
     expectTypeOf(diff(k, { axis: 0, prepend: 0 }).shape).toEqualTypeOf<number[]>();
@@ -265,6 +267,7 @@ describe('function forms keep sizes known when every array operand is known', ()
     expectTypeOf(add(k, u).shape).toEqualTypeOf<(number | null)[]>();
     expectTypeOf(where(u, k, 0).shape).toEqualTypeOf<(number | null)[]>();
     expectTypeOf(sum(u).shape).toEqualTypeOf<(number | null)[]>();
+    expectTypeOf(toDevice(u, 'cpu').shape).toEqualTypeOf<(number | null)[]>();
     expectTypeOf(matmul(k, u).shape).toEqualTypeOf<(number | null)[]>();
     expectTypeOf(concat([k, u]).shape).toEqualTypeOf<(number | null)[]>();
     const idx: LazyArray = arange(2, { dtype: 'int32' });
