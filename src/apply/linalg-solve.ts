@@ -101,9 +101,9 @@ export function det<X extends ArrayLike>(x: X): LazyArray<KnownIn<[X]>> {
 }
 
 /** The result of linalg.slogdet: `det = sign · exp(logabsdet)`. */
-export interface SlogdetResult {
-  readonly sign: LazyArray;
-  readonly logabsdet: LazyArray;
+export interface SlogdetResult<Known extends boolean = boolean> {
+  readonly sign: LazyArray<Known>;
+  readonly logabsdet: LazyArray<Known>;
 }
 
 /**
@@ -112,7 +112,7 @@ export interface SlogdetResult {
  * @example
  * const { sign, logabsdet } = linalg.slogdet(fromArray([[1, 2], [3, 4]])); // -1, log 2
  */
-export function slogdet(x: ArrayLike): SlogdetResult {
+export function slogdet<X extends ArrayLike>(x: X): SlogdetResult<KnownIn<[X]>> {
   const fn = 'linalg.slogdet';
   const { a } = squareOf(fn, x);
   const dtype = floatOf(a.dtype);
@@ -125,7 +125,7 @@ export function slogdet(x: ArrayLike): SlogdetResult {
       { core: [], dtype },
     ],
   });
-  return { sign: sign!, logabsdet: logabsdet! };
+  return { sign: sign!, logabsdet: logabsdet! } as SlogdetResult<KnownIn<[X]>>;
 }
 
 /**
@@ -214,15 +214,15 @@ export function matrixRank<X extends ArrayLike>(x: X, opts?: RtolOptions): LazyA
 }
 
 /** The result of linalg.lstsq (NumPy's four values). */
-export interface LstsqResult {
+export interface LstsqResult<Known extends boolean = boolean> {
   /** The minimum-norm least-squares solution: [n] or [n, k]. */
-  readonly x: LazyArray;
+  readonly x: LazyArray<Known>;
   /** Squared 2-norms of `b - a x` per column: [1] for a 1-d b, else [k]. */
-  readonly residuals: LazyArray;
+  readonly residuals: LazyArray<Known>;
   /** The effective rank of `a` (int32, 0-d). */
-  readonly rank: LazyArray;
+  readonly rank: LazyArray<Known>;
   /** The singular values of `a`, descending: [min(m, n)]. */
-  readonly s: LazyArray;
+  readonly s: LazyArray<Known>;
 }
 
 /**
@@ -234,7 +234,11 @@ export interface LstsqResult {
  * @example
  * const { x, residuals, rank, s } = linalg.lstsq(a, b); // a: [1e6, 10] in row blocks
  */
-export function lstsq(a: ArrayLike, b: ArrayLike, opts?: { readonly rcond?: number }): LstsqResult {
+export function lstsq<A extends ArrayLike, B extends ArrayLike>(
+  a: A,
+  b: B,
+  opts?: { readonly rcond?: number },
+): LstsqResult<KnownIn<[A, B]>> {
   const fn = 'linalg.lstsq';
   const A = linalgInput(fn, a, 2);
   if (A.ndim !== 2) throw new ShapeError(`${fn}: a must be 2-d, got shape ${formatTuple(A.shape)}`);
@@ -268,5 +272,10 @@ export function lstsq(a: ArrayLike, b: ArrayLike, opts?: { readonly rcond?: numb
   });
   const resid = subtract(B, matmul(A, x!));
   const residuals = sum(multiply(resid, resid), { axis: 0 });
-  return { x: vector ? squeeze(x!, { axis: -1 }) : x!, residuals, rank: rank!, s: s! };
+  return {
+    x: vector ? squeeze(x!, { axis: -1 }) : x!,
+    residuals,
+    rank: rank!,
+    s: s!,
+  } as LstsqResult<KnownIn<[A, B]>>;
 }

@@ -251,6 +251,10 @@ describe('function forms keep sizes known when every array operand is known', ()
     expectTypeOf(getIndex(k, '1:, ::2').shape).toEqualTypeOf<number[]>();
     expectTypeOf(getIndex(k, 0, { start: 1 }).shape).toEqualTypeOf<number[]>();
     expectTypeOf(linalg.inv(k).shape).toEqualTypeOf<number[]>();
+    expectTypeOf(linalg.qr(k).R.shape).toEqualTypeOf<number[]>();
+    expectTypeOf(linalg.svd(k).S.shape).toEqualTypeOf<number[]>();
+    expectTypeOf(linalg.eigh(k).eigenvectors.shape).toEqualTypeOf<number[]>();
+    expectTypeOf(linalg.lstsq(k, ones([4])).residuals.shape).toEqualTypeOf<number[]>();
     expectTypeOf(toDevice(k, 'cpu').shape).toEqualTypeOf<number[]>();
     expectTypeOf(clip(k, 0, 1).shape).toEqualTypeOf<number[]>();
     expectTypeOf(clip(k, null, k).shape).toEqualTypeOf<number[]>();
@@ -267,6 +271,7 @@ describe('function forms keep sizes known when every array operand is known', ()
     expectTypeOf(add(k, u).shape).toEqualTypeOf<(number | null)[]>();
     expectTypeOf(where(u, k, 0).shape).toEqualTypeOf<(number | null)[]>();
     expectTypeOf(sum(u).shape).toEqualTypeOf<(number | null)[]>();
+    expectTypeOf(linalg.qr(u).Q.shape).toEqualTypeOf<(number | null)[]>();
     expectTypeOf(toDevice(u, 'cpu').shape).toEqualTypeOf<(number | null)[]>();
     expectTypeOf(matmul(k, u).shape).toEqualTypeOf<(number | null)[]>();
     expectTypeOf(concat([k, u]).shape).toEqualTypeOf<(number | null)[]>();
