@@ -26,6 +26,7 @@ import {
   full,
   getIndex,
   gradient,
+  histogram,
   type LazyArray,
   lazyApply,
   linalg,
@@ -266,6 +267,8 @@ describe('function forms keep sizes known when every array operand is known', ()
     expectTypeOf(gradient(k, { axis: 0 }).shape).toEqualTypeOf<number[]>();
     expectTypeOf(gradient(k)[0]!.shape).toEqualTypeOf<number[]>();
     expectTypeOf(sum(add(k, 1)).mul(2).shape).toEqualTypeOf<number[]>();
+    // histogram's bins are eager: its sizes are known even for a masked input
+    expectTypeOf(histogram(mask(k, k.greater(0)), { bins: 4 })[0].shape).toEqualTypeOf<number[]>();
   });
   test('an operand of unknown sizes makes the result nullable', () => {
     expectTypeOf(add(k, u).shape).toEqualTypeOf<(number | null)[]>();
