@@ -6,6 +6,7 @@ import { abs } from './apply/elementwise-arith.ts';
 import { acos, acosh, asin, asinh, atan, atan2, atanh } from './apply/elementwise-math.ts';
 import { reshape } from './apply/reshape.ts';
 import { type ArrayLike, asLazy } from './array/from-array.ts';
+import type { KnownIn } from './array/known-shape.ts';
 import type { LazyArray } from './array/lazy-array.ts';
 
 /**
@@ -68,8 +69,8 @@ export const arctanh = atanh;
  * @example
  * ravel(ones([2, 3])).shape; // [6]
  */
-export function ravel(x: ArrayLike): LazyArray {
-  return reshape(asLazy(x, 'ravel'), [-1]);
+export function ravel<X extends ArrayLike>(x: X): LazyArray<KnownIn<[X]>> {
+  return reshape(asLazy(x, 'ravel'), [-1]) as LazyArray<KnownIn<[X]>>;
 }
 
 /**
@@ -78,8 +79,8 @@ export function ravel(x: ArrayLike): LazyArray {
  * @example
  * flatten(ones([2, 3])).shape; // [6]
  */
-export function flatten(x: ArrayLike): LazyArray {
-  return reshape(asLazy(x, 'flatten'), [-1]);
+export function flatten<X extends ArrayLike>(x: X): LazyArray<KnownIn<[X]>> {
+  return reshape(asLazy(x, 'flatten'), [-1]) as LazyArray<KnownIn<[X]>>;
 }
 
 /**
@@ -87,9 +88,9 @@ export function flatten(x: ArrayLike): LazyArray {
  * @example
  * hstack([ones([2, 1]), zeros([2, 2])]).shape; // [2, 3]
  */
-export function hstack(arrays: readonly ArrayLike[]): LazyArray {
+export function hstack<A extends ArrayLike>(arrays: readonly A[]): LazyArray<KnownIn<[A]>> {
   const xs = arrays.map((x) => asLazy(x, 'hstack'));
-  return concat(xs, { axis: xs.every((x) => x.ndim === 1) ? 0 : 1 });
+  return concat(xs, { axis: xs.every((x) => x.ndim === 1) ? 0 : 1 }) as LazyArray<KnownIn<[A]>>;
 }
 
 /**
@@ -97,10 +98,10 @@ export function hstack(arrays: readonly ArrayLike[]): LazyArray {
  * @example
  * vstack([fromArray([1, 2]), fromArray([3, 4])]).shape; // [2, 2]
  */
-export function vstack(arrays: readonly ArrayLike[]): LazyArray {
+export function vstack<A extends ArrayLike>(arrays: readonly A[]): LazyArray<KnownIn<[A]>> {
   const xs = arrays.map((x) => {
     const a = asLazy(x, 'vstack');
     return a.ndim <= 1 ? reshape(a, [1, -1]) : a;
   });
-  return concat(xs, { axis: 0 });
+  return concat(xs, { axis: 0 }) as LazyArray<KnownIn<[A]>>;
 }

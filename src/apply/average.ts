@@ -4,6 +4,7 @@
 import { checkOptions, optionalBoolean } from '../array/check-options.ts';
 import { type DType, isFloat, promoteTypes } from '../array/dtype.ts';
 import { type ArrayLike, asLazy } from '../array/from-array.ts';
+import type { KnownIn } from '../array/known-shape.ts';
 import { isLazyArray, type LazyArray } from '../array/lazy-array.ts';
 import { NDArray } from '../array/ndarray.ts';
 import { formatTuple } from '../chunking/format.ts';
@@ -68,11 +69,14 @@ function alignWeights(a: LazyArray, w: LazyArray, axes: readonly number[]): Lazy
  * @example
  * await compute(average(fromArray([1, 2, 3, 4]), { weights: [4, 3, 2, 1] })); // 2
  */
-export function average(x: ArrayLike, opts?: AverageOptions & { returned?: false }): LazyArray;
-export function average(
-  x: ArrayLike,
+export function average<X extends ArrayLike>(
+  x: X,
+  opts?: AverageOptions & { returned?: false },
+): LazyArray<KnownIn<[X]>>;
+export function average<X extends ArrayLike>(
+  x: X,
   opts: AverageOptions & { returned: true },
-): [LazyArray, LazyArray];
+): [LazyArray<KnownIn<[X]>>, LazyArray<KnownIn<[X]>>];
 export function average(
   x: ArrayLike,
   opts: AverageOptions = {},

@@ -2,6 +2,7 @@
 // Each output block comes from exactly one input block, so no op here moves data between blocks.
 
 import { type ArrayLike, asLazy } from '../array/from-array.ts';
+import type { KnownIn } from '../array/known-shape.ts';
 import { LazyArray } from '../array/lazy-array.ts';
 import { formatTuple, formatValue } from '../chunking/format.ts';
 import type { Size } from '../chunking/types.ts';
@@ -14,7 +15,10 @@ import { normalizeAxes } from './axis-args.ts';
  * @example
  * expandDims(zeros([3, 4]), { axis: [0, -1] }).shape; // [1, 3, 4, 1]
  */
-export function expandDims(x: ArrayLike, opts: { axis: number | readonly number[] }): LazyArray {
+export function expandDims<X extends ArrayLike>(
+  x: X,
+  opts: { axis: number | readonly number[] },
+): LazyArray<KnownIn<[X]>> {
   const a = asLazy(x, 'expandDims');
   const count = Array.isArray(opts?.axis) ? opts.axis.length : 1;
   const axes = normalizeAxes('expandDims', opts?.axis, a.ndim + count).sort((p, q) => p - q);
@@ -41,7 +45,10 @@ export function expandDims(x: ArrayLike, opts: { axis: number | readonly number[
  * @example
  * squeeze(zeros([1, 3, 1])).shape; // [3]
  */
-export function squeeze(x: ArrayLike, opts: { axis?: number | readonly number[] } = {}): LazyArray {
+export function squeeze<X extends ArrayLike>(
+  x: X,
+  opts: { axis?: number | readonly number[] } = {},
+): LazyArray<KnownIn<[X]>> {
   const a = asLazy(x, 'squeeze');
   const shape = a.shape;
   let axes: number[];
@@ -84,10 +91,10 @@ export function squeeze(x: ArrayLike, opts: { axis?: number | readonly number[] 
  * @example
  * flip(fromArray([1, 2, 3])); // [3, 2, 1] once computed
  */
-export function flip(
-  x: ArrayLike,
+export function flip<X extends ArrayLike>(
+  x: X,
   opts: { axis?: number | readonly number[] | null } = {},
-): LazyArray {
+): LazyArray<KnownIn<[X]>> {
   const a = asLazy(x, 'flip');
   const axes =
     opts.axis === undefined || opts.axis === null
@@ -118,7 +125,10 @@ export function flip(
  * @example
  * broadcastTo(fromArray([1, 2, 3]), [4, 3]).chunks; // [[4], [3]]
  */
-export function broadcastTo(x: ArrayLike, shape: readonly number[]): LazyArray {
+export function broadcastTo<X extends ArrayLike>(
+  x: X,
+  shape: readonly number[],
+): LazyArray<KnownIn<[X]>> {
   const a = asLazy(x, 'broadcastTo');
   checkTargetShape(shape);
   const lead = shape.length - a.ndim;

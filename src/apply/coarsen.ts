@@ -3,6 +3,7 @@
 
 import { type DType, isFloat, kindOf } from '../array/dtype.ts';
 import { type ArrayLike, asLazy } from '../array/from-array.ts';
+import type { KnownIn } from '../array/known-shape.ts';
 import { LazyArray } from '../array/lazy-array.ts';
 import { type CoarsenParams, coarsenAxes } from '../backends/cpu-js/reduce/coarsen.ts';
 import type { ReduceParams } from '../backends/cpu-js/reduce/reduce.ts';
@@ -152,19 +153,19 @@ function fitWindows(fn: string, a: LazyArray, factors: number[], opts: CoarsenOp
  * @example
  * coarsen('mean', fromArray([1, 2, 3, 4, 5, 6], { chunks: 3 }), { 0: 2 }).compute(); // [1.5, 3.5, 5.5]
  */
-export function coarsen(
+export function coarsen<X extends ArrayLike>(
   reduction: CoarsenReduction,
-  x: ArrayLike,
+  x: X,
   axes: Readonly<Record<number, number>>,
   opts: CoarsenOptions = {},
-): LazyArray {
+): LazyArray<KnownIn<[X]>> {
   const fn = 'coarsen';
   const name = reductionName(fn, reduction);
-  let a = asLazy(x, fn);
+  let a: LazyArray = asLazy(x, fn);
   if (a.dtype === 'float16') {
     // as NumPy's float16 reductions: accumulate in float32, round the result once
-    const r = coarsen(reduction, astype(a, 'float32'), axes, opts);
-    return r.dtype === 'float32' ? astype(r, 'float16') : r;
+    const r: LazyArray = coarsen(reduction, astype(a, 'float32'), axes, opts);
+    return (r.dtype === 'float32' ? astype(r, 'float16') : r) as LazyArray<KnownIn<[X]>>;
   }
   const factors = factorsOf(fn, axes, a.ndim);
   if (opts.trimExcess === true && opts.pad !== undefined) {

@@ -4,6 +4,7 @@
 import { zerosLike } from '../array/creation-like.ts';
 import { type DType, isFloat, isInteger } from '../array/dtype.ts';
 import { type ArrayLike, asLazy } from '../array/from-array.ts';
+import type { KnownIn } from '../array/known-shape.ts';
 import type { LazyArray } from '../array/lazy-array.ts';
 import { DTypeError } from '../errors.ts';
 import { elementwise, node } from './elementwise.ts';
@@ -21,8 +22,8 @@ function numericArray(fn: string, x: ArrayLike): LazyArray {
  * @example
  * real(fromArray([1.5, -2])); // [1.5, -2]
  */
-export function real(x: ArrayLike): LazyArray {
-  return numericArray('real', x);
+export function real<X extends ArrayLike>(x: X): LazyArray<KnownIn<[X]>> {
+  return numericArray('real', x) as LazyArray<KnownIn<[X]>>;
 }
 
 /**
@@ -31,15 +32,15 @@ export function real(x: ArrayLike): LazyArray {
  * @example
  * imag(fromArray([1.5, -2])); // [0, 0]
  */
-export function imag(x: ArrayLike): LazyArray {
+export function imag<X extends ArrayLike>(x: X): LazyArray<KnownIn<[X]>> {
   const a = numericArray('imag', x);
   const d: DType = a.dtype;
-  if (a.shape.every((s) => s !== null)) return zerosLike(a);
+  if (a.shape.every((s) => s !== null)) return zerosLike(a) as LazyArray<KnownIn<[X]>>;
   // unknown sizes: `x && 0` (0 even for NaN) over x's blocks keeps their chunks
   return elementwise('imag', [a], ([v]) => {
     const zero = node('logicalAnd', [v!.leaf, { const: 0 }], 'bool');
     return { expr: node('astype', [zero], d), dtype: d };
-  });
+  }) as LazyArray<KnownIn<[X]>>;
 }
 
 /**
@@ -47,6 +48,6 @@ export function imag(x: ArrayLike): LazyArray {
  * @example
  * conj(fromArray([1.5, -2])); // [1.5, -2]
  */
-export function conj(x: ArrayLike): LazyArray {
-  return numericArray('conj', x);
+export function conj<X extends ArrayLike>(x: X): LazyArray<KnownIn<[X]>> {
+  return numericArray('conj', x) as LazyArray<KnownIn<[X]>>;
 }

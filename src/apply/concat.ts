@@ -4,6 +4,7 @@
 import { checkOptions } from '../array/check-options.ts';
 import { resultType } from '../array/dtype.ts';
 import { type ArrayLike, asLazy } from '../array/from-array.ts';
+import type { KnownIn } from '../array/known-shape.ts';
 import { LazyArray } from '../array/lazy-array.ts';
 import { formatTuple, formatValue } from '../chunking/format.ts';
 import type { Size } from '../chunking/types.ts';
@@ -21,10 +22,10 @@ import { reshape } from './reshape.ts';
  * @example
  * concat([zeros([2, 3]), ones([4, 3])]).shape; // [6, 3]
  */
-export function concat(
-  arrays: readonly ArrayLike[],
+export function concat<A extends ArrayLike>(
+  arrays: readonly A[],
   concatOpts?: { axis?: number | null },
-): LazyArray {
+): LazyArray<KnownIn<[A]>> {
   const opts = checkOptions('concat', concatOpts);
   let xs = checkArrays('concat', arrays);
   let axis = opts.axis === undefined ? 0 : opts.axis;
@@ -41,7 +42,7 @@ export function concat(
       );
     }
   }
-  return join(xs, normalizeAxis('concat', axis, ndim));
+  return join(xs, normalizeAxis('concat', axis, ndim)) as LazyArray<KnownIn<[A]>>;
 }
 
 /**
@@ -49,7 +50,10 @@ export function concat(
  * @example
  * stack([zeros([2, 3]), ones([2, 3])], { axis: -1 }).shape; // [2, 3, 2]
  */
-export function stack(arrays: readonly ArrayLike[], stackOpts?: { axis?: number }): LazyArray {
+export function stack<A extends ArrayLike>(
+  arrays: readonly A[],
+  stackOpts?: { axis?: number },
+): LazyArray<KnownIn<[A]>> {
   const opts = checkOptions('stack', stackOpts);
   const xs = checkArrays('stack', arrays);
   const shape = xs[0]!.shape;
@@ -64,7 +68,7 @@ export function stack(arrays: readonly ArrayLike[], stackOpts?: { axis?: number 
   return join(
     xs.map((x) => expandDims(x, { axis })),
     axis,
-  );
+  ) as LazyArray<KnownIn<[A]>>;
 }
 
 function checkArrays(fn: string, arrays: readonly ArrayLike[]): LazyArray[] {

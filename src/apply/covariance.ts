@@ -5,6 +5,7 @@
 import { checkOptions, optionalBoolean } from '../array/check-options.ts';
 import type { TypedArray } from '../array/dtype.ts';
 import { type ArrayLike, asLazy } from '../array/from-array.ts';
+import type { KnownIn } from '../array/known-shape.ts';
 import { LazyArray } from '../array/lazy-array.ts';
 import { NDArray, type Nested, ndarray } from '../array/ndarray.ts';
 import { formatTuple, formatValue } from '../chunking/format.ts';
@@ -124,7 +125,10 @@ const squeezed = (c: LazyArray, single: boolean): LazyArray => (single ? squeeze
  * await compute(cov(fromArray([[0, 1, 2], [2, 1, 0]]))); // [[1, -1], [-1, 1]]
  * await compute(cov([0, 1, 2], { y: [2, 1, 0], fweights: [1, 2, 1] })); // [[0.667, -0.667], …]
  */
-export function cov(x: ArrayLike, opts: CovOptions = {}): LazyArray {
+export function cov<X extends ArrayLike, Y extends ArrayLike = never>(
+  x: X,
+  opts: CovOptions & { y?: Y } = {},
+): LazyArray<KnownIn<[X, Y]>> {
   const fn = 'cov';
   const o = checkOptions(fn, opts);
   const rowvar = optionalBoolean(fn, 'rowvar', o.rowvar, true);
@@ -139,7 +143,9 @@ export function cov(x: ArrayLike, opts: CovOptions = {}): LazyArray {
   const w = fw && aw ? multiply(fw, aw) : (fw ?? aw);
   const { d, sub, single } = centered(fn, x, rowvar, o.y, w);
   if (w === undefined) {
-    return squeezed(divide(einsum(sub, d, d), Math.max(n - ddof, 0)), single);
+    return squeezed(divide(einsum(sub, d, d), Math.max(n - ddof, 0)), single) as LazyArray<
+      KnownIn<[X, Y]>
+    >;
   }
   const wSum = sum(w);
   const fact =
@@ -149,7 +155,9 @@ export function cov(x: ArrayLike, opts: CovOptions = {}): LazyArray {
         ? subtract(wSum, ddof)
         : subtract(wSum, divide(multiply(sum(multiply(w, aw)), ddof), wSum));
   const dw = multiply(d, rowvar ? w : expandDims(w, { axis: 1 }));
-  return squeezed(divide(einsum(sub, d, dw), maximum(fact, 0)), single);
+  return squeezed(divide(einsum(sub, d, dw), maximum(fact, 0)), single) as LazyArray<
+    KnownIn<[X, Y]>
+  >;
 }
 
 /**
@@ -159,7 +167,10 @@ export function cov(x: ArrayLike, opts: CovOptions = {}): LazyArray {
  * @example
  * await compute(corrcoef(fromArray([[0, 1, 2], [2, 1, 0]]))); // [[1, -1], [-1, 1]]
  */
-export function corrcoef(x: ArrayLike, opts: CorrcoefOptions = {}): LazyArray {
+export function corrcoef<X extends ArrayLike, Y extends ArrayLike = never>(
+  x: X,
+  opts: CorrcoefOptions & { y?: Y } = {},
+): LazyArray<KnownIn<[X, Y]>> {
   const fn = 'corrcoef';
   const o = checkOptions(fn, opts);
   const rowvar = optionalBoolean(fn, 'rowvar', o.rowvar, true);
@@ -167,5 +178,5 @@ export function corrcoef(x: ArrayLike, opts: CorrcoefOptions = {}): LazyArray {
   const c = einsum(sub, d, d);
   const ss = sqrt(einsum(rowvar ? 'it,it->i' : 'ti,ti->i', d, d));
   const outer = multiply(expandDims(ss, { axis: 1 }), expandDims(ss, { axis: 0 }));
-  return squeezed(clip(divide(c, outer), -1, 1), single);
+  return squeezed(clip(divide(c, outer), -1, 1), single) as LazyArray<KnownIn<[X, Y]>>;
 }

@@ -4,6 +4,7 @@
 import { checkOptions } from '../array/check-options.ts';
 import { checkDType, type DType, kindOf } from '../array/dtype.ts';
 import { type ArrayLike, asLazy } from '../array/from-array.ts';
+import type { KnownIn } from '../array/known-shape.ts';
 import { LazyArray } from '../array/lazy-array.ts';
 import type { ScanOp } from '../backends/cpu-js/reduce/scan.ts';
 import { formatValue } from '../chunking/format.ts';
@@ -61,8 +62,11 @@ function carryLayers(totals: Layer, axis: number, dtype: DType, op: ScanOp): Lay
  * @example
  * await compute(cumsum(fromArray([1, 2, 3, 4], { chunks: 2 }))); // [1, 3, 6, 10]
  */
-export function cumsum(x: ArrayLike, cumsumOpts?: CumsumOptions): LazyArray {
-  return scan('cumsum', 'sum', x, cumsumOpts);
+export function cumsum<X extends ArrayLike>(
+  x: X,
+  cumsumOpts?: CumsumOptions,
+): LazyArray<KnownIn<[X]>> {
+  return scan('cumsum', 'sum', x, cumsumOpts) as LazyArray<KnownIn<[X]>>;
 }
 
 /** The inclusive scan of `x` by `op` along an axis (cumsum, cumulativeSum, cumulativeProd). */

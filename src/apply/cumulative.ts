@@ -5,6 +5,7 @@ import { checkOptions, optionalBoolean } from '../array/check-options.ts';
 import { full } from '../array/creation.ts';
 import type { DType } from '../array/dtype.ts';
 import { type ArrayLike, asLazy } from '../array/from-array.ts';
+import type { KnownIn } from '../array/known-shape.ts';
 import type { LazyArray } from '../array/lazy-array.ts';
 import type { ScanOp } from '../backends/cpu-js/reduce/scan.ts';
 import { ChunkError } from '../errors.ts';
@@ -51,8 +52,11 @@ function cumulative(fn: string, op: ScanOp, x: ArrayLike, opts?: CumulativeOptio
  * @example
  * cumulativeSum(fromArray([1, 2, 3]), { includeInitial: true }); // [0, 1, 3, 6]
  */
-export function cumulativeSum(x: ArrayLike, opts?: CumulativeOptions): LazyArray {
-  return cumulative('cumulativeSum', 'sum', x, opts);
+export function cumulativeSum<X extends ArrayLike>(
+  x: X,
+  opts?: CumulativeOptions,
+): LazyArray<KnownIn<[X]>> {
+  return cumulative('cumulativeSum', 'sum', x, opts) as LazyArray<KnownIn<[X]>>;
 }
 
 /**
@@ -60,8 +64,11 @@ export function cumulativeSum(x: ArrayLike, opts?: CumulativeOptions): LazyArray
  * @example
  * cumulativeProd(fromArray([1, 2, 3, 4], { chunks: 2 })); // [1, 2, 6, 24]
  */
-export function cumulativeProd(x: ArrayLike, opts?: CumulativeOptions): LazyArray {
-  return cumulative('cumulativeProd', 'prod', x, opts);
+export function cumulativeProd<X extends ArrayLike>(
+  x: X,
+  opts?: CumulativeOptions,
+): LazyArray<KnownIn<[X]>> {
+  return cumulative('cumulativeProd', 'prod', x, opts) as LazyArray<KnownIn<[X]>>;
 }
 
 /**
@@ -69,12 +76,12 @@ export function cumulativeProd(x: ArrayLike, opts?: CumulativeOptions): LazyArra
  * @example
  * countNonzero(fromArray([[0, 1], [2, 0]]), { axis: 0 }); // [1, 1]
  */
-export function countNonzero(
-  x: ArrayLike,
+export function countNonzero<X extends ArrayLike>(
+  x: X,
   opts?: Pick<ReductionOptions, 'axis' | 'keepdims'>,
-): LazyArray {
+): LazyArray<KnownIn<[X]>> {
   const o = checkOptions('countNonzero', opts);
   const a = asLazy(x, 'countNonzero');
   const nz = a.dtype === 'bool' ? a : notEqual(a, 0);
-  return sum(nz, { ...o, dtype: 'int32' } as ReductionOptions);
+  return sum(nz, { ...o, dtype: 'int32' } as ReductionOptions) as LazyArray<KnownIn<[X]>>;
 }

@@ -4,6 +4,7 @@
 import { full } from '../array/creation.ts';
 import { isFloat, resultType } from '../array/dtype.ts';
 import { type ArrayLike, asLazy } from '../array/from-array.ts';
+import type { KnownIn } from '../array/known-shape.ts';
 import { LazyArray } from '../array/lazy-array.ts';
 import type { DiffAxisParams, GradientAxisParams } from '../backends/cpu-js/stencil/difference.ts';
 import { formatValue } from '../chunking/format.ts';
@@ -65,7 +66,14 @@ function knownSize(fn: string, x: LazyArray, axis: number): number {
  * @example
  * diff(fromArray([1, 4, 9, 16], { chunks: 2 })).compute().toNested(); // [3, 5, 7]
  */
-export function diff(x: ArrayLike, opts: DiffOptions = {}): LazyArray {
+export function diff<
+  X extends ArrayLike,
+  P extends ArrayLike | number = never,
+  E extends ArrayLike | number = never,
+>(
+  x: X,
+  opts: DiffOptions & { readonly prepend?: P; readonly append?: E } = {},
+): LazyArray<KnownIn<[X, P, E]>> {
   const a = asLazy(x);
   if (a.ndim === 0) throw new ValueError('diff: needs an array of at least one dimension');
   const axis = normalizeAxis('diff', opts.axis ?? -1, a.ndim);
@@ -73,8 +81,8 @@ export function diff(x: ArrayLike, opts: DiffOptions = {}): LazyArray {
   if (typeof n !== 'number' || !Number.isInteger(n) || n < 0) {
     throw new ValueError(`diff: n ${formatValue(n)} is not a non-negative integer`);
   }
-  if (n === 0) return withEnds(a, axis, opts);
-  return diffOf(withEnds(a, axis, opts), axis, n);
+  if (n === 0) return withEnds(a, axis, opts) as LazyArray<KnownIn<[X, P, E]>>;
+  return diffOf(withEnds(a, axis, opts), axis, n) as LazyArray<KnownIn<[X, P, E]>>;
 }
 
 function diffOf(a: LazyArray, axis: number, n: number): LazyArray {
@@ -142,8 +150,14 @@ function gradientAlong(a: LazyArray, axis: number): LazyArray {
  * gradient(fromArray([1, 2, 4, 7, 11], { chunks: 2 }), { axis: 0 }).compute().toNested();
  * // [1, 1.5, 2.5, 3.5, 4]
  */
-export function gradient(x: ArrayLike, opts: { axis: number }): LazyArray;
-export function gradient(x: ArrayLike, opts?: { axis?: readonly number[] }): LazyArray[];
+export function gradient<X extends ArrayLike>(
+  x: X,
+  opts: { axis: number },
+): LazyArray<KnownIn<[X]>>;
+export function gradient<X extends ArrayLike>(
+  x: X,
+  opts?: { axis?: readonly number[] },
+): LazyArray<KnownIn<[X]>>[];
 export function gradient(
   x: ArrayLike,
   opts: { axis?: number | readonly number[] } = {},

@@ -3,6 +3,7 @@
 
 import { resultType } from '../array/dtype.ts';
 import { type ArrayLike, asLazy } from '../array/from-array.ts';
+import type { KnownIn } from '../array/known-shape.ts';
 import type { LazyArray } from '../array/lazy-array.ts';
 import type { EinsumParams } from '../backends/cpu-js/linalg/einsum.ts';
 import { formatTuple } from '../chunking/format.ts';
@@ -121,7 +122,10 @@ function checkSizes(terms: readonly string[], arrays: readonly LazyArray[]): voi
  * einsum('i,i->', x, y); // dot product, 0-d
  * einsum('ij->ji', a); // transpose
  */
-export function einsum(subscripts: string, ...operands: ArrayLike[]): LazyArray {
+export function einsum<O extends ArrayLike>(
+  subscripts: string,
+  ...operands: O[]
+): LazyArray<KnownIn<[O]>> {
   if (typeof subscripts !== 'string') {
     throw new ValueError(`einsum: subscripts ${String(subscripts)} must be a string`);
   }
@@ -129,7 +133,7 @@ export function einsum(subscripts: string, ...operands: ArrayLike[]): LazyArray 
     throw new ValueError(`einsum: '${subscripts}' needs at least one operand`);
   const given = operands.map((x) => asLazy(x, 'einsum'));
   if (given.some((a) => a.dtype === 'float16')) {
-    return viaFloat32(given, (wide) => einsum(subscripts, ...wide));
+    return viaFloat32(given, (wide) => einsum(subscripts, ...wide)) as LazyArray<KnownIn<[O]>>;
   }
   const { terms, out } = parseSubscripts(
     subscripts,
@@ -144,5 +148,12 @@ export function einsum(subscripts: string, ...operands: ArrayLike[]): LazyArray 
     arrays.map((array, i) => ({ array, index: terms[i]! })),
   );
   const params: EinsumParams = { terms, out, dtype };
-  return contraction({ op: 'einsum', token: [terms, out], plan, dtype, kernel: 'einsum', params });
+  return contraction({
+    op: 'einsum',
+    token: [terms, out],
+    plan,
+    dtype,
+    kernel: 'einsum',
+    params,
+  }) as LazyArray<KnownIn<[O]>>;
 }

@@ -1,6 +1,7 @@
 // Arithmetic elementwise functions: binary operators, maximum/minimum and unary math.
 // Each call adds one fusable 'ew' layer; dtypes follow NumPy (integers wrap at their width).
 
+import type { KnownIn } from '../array/known-shape.ts';
 import type { LazyArray } from '../array/lazy-array.ts';
 import { type CallOptions, withCallBackend } from '../dispatch/with-backend.ts';
 import { ValueError } from '../errors.ts';
@@ -15,9 +16,16 @@ import {
   toFloat,
 } from './elementwise-dtypes.ts';
 
-/** One elementwise op named `fn` over `operands`, its dtype from `rule`. */
-export function elementwiseOp(fn: string, rule: DTypeRule, ...operands: Operand[]): LazyArray {
-  return elementwise(fn, operands, (args) => {
+/**
+ * One elementwise op named `fn` over `operands`, its dtype from `rule`; its sizes are known
+ * when every operand's are (broadcasting known sizes gives known sizes).
+ */
+export function elementwiseOp<A extends readonly Operand[]>(
+  fn: string,
+  rule: DTypeRule,
+  ...operands: A
+): LazyArray<KnownIn<A>> {
+  const out = elementwise(fn, operands, (args) => {
     const d = rule(fn, promoted(args));
     checkScalarsFit(fn, args, d);
     return {
@@ -29,6 +37,7 @@ export function elementwiseOp(fn: string, rule: DTypeRule, ...operands: Operand[
       dtype: d,
     };
   });
+  return out as LazyArray<KnownIn<A>>;
 }
 
 /**
@@ -36,7 +45,11 @@ export function elementwiseOp(fn: string, rule: DTypeRule, ...operands: Operand[
  * @example
  * add(fromArray([1, 2, 3]), 1); // [2, 3, 4]
  */
-export function add(x: Operand, y: Operand, opts?: CallOptions): LazyArray {
+export function add<X extends Operand, Y extends Operand>(
+  x: X,
+  y: Y,
+  opts?: CallOptions,
+): LazyArray<KnownIn<[X, Y]>> {
   return withCallBackend('add', opts?.backend, () => elementwiseOp('add', keep, x, y));
 }
 
@@ -45,7 +58,11 @@ export function add(x: Operand, y: Operand, opts?: CallOptions): LazyArray {
  * @example
  * subtract(10, fromArray([1, 2])); // [9, 8]
  */
-export function subtract(x: Operand, y: Operand, opts?: CallOptions): LazyArray {
+export function subtract<X extends Operand, Y extends Operand>(
+  x: X,
+  y: Y,
+  opts?: CallOptions,
+): LazyArray<KnownIn<[X, Y]>> {
   return withCallBackend('subtract', opts?.backend, () => elementwiseOp('subtract', numeric, x, y));
 }
 
@@ -54,7 +71,11 @@ export function subtract(x: Operand, y: Operand, opts?: CallOptions): LazyArray 
  * @example
  * multiply(fromArray([[1], [2]]), fromArray([1, 10])); // [[1, 10], [2, 20]]
  */
-export function multiply(x: Operand, y: Operand, opts?: CallOptions): LazyArray {
+export function multiply<X extends Operand, Y extends Operand>(
+  x: X,
+  y: Y,
+  opts?: CallOptions,
+): LazyArray<KnownIn<[X, Y]>> {
   return withCallBackend('multiply', opts?.backend, () => elementwiseOp('multiply', keep, x, y));
 }
 
@@ -63,7 +84,11 @@ export function multiply(x: Operand, y: Operand, opts?: CallOptions): LazyArray 
  * @example
  * divide(fromArray(new Int32Array([1, 3])), 2); // float64 [0.5, 1.5]
  */
-export function divide(x: Operand, y: Operand, opts?: CallOptions): LazyArray {
+export function divide<X extends Operand, Y extends Operand>(
+  x: X,
+  y: Y,
+  opts?: CallOptions,
+): LazyArray<KnownIn<[X, Y]>> {
   return withCallBackend('divide', opts?.backend, () => elementwiseOp('divide', toFloat, x, y));
 }
 
@@ -72,7 +97,11 @@ export function divide(x: Operand, y: Operand, opts?: CallOptions): LazyArray {
  * @example
  * floorDivide(fromArray(new Int32Array([-7, 7])), 2); // [-4, 3]
  */
-export function floorDivide(x: Operand, y: Operand, opts?: CallOptions): LazyArray {
+export function floorDivide<X extends Operand, Y extends Operand>(
+  x: X,
+  y: Y,
+  opts?: CallOptions,
+): LazyArray<KnownIn<[X, Y]>> {
   return withCallBackend('floorDivide', opts?.backend, () =>
     elementwiseOp('floorDivide', boolToInt8, x, y),
   );
@@ -83,7 +112,11 @@ export function floorDivide(x: Operand, y: Operand, opts?: CallOptions): LazyArr
  * @example
  * remainder(fromArray(new Int32Array([-7, 7])), 3); // [2, 1]
  */
-export function remainder(x: Operand, y: Operand, opts?: CallOptions): LazyArray {
+export function remainder<X extends Operand, Y extends Operand>(
+  x: X,
+  y: Y,
+  opts?: CallOptions,
+): LazyArray<KnownIn<[X, Y]>> {
   return withCallBackend('remainder', opts?.backend, () =>
     elementwiseOp('remainder', boolToInt8, x, y),
   );
@@ -95,8 +128,12 @@ export function remainder(x: Operand, y: Operand, opts?: CallOptions): LazyArray
  * @example
  * pow(fromArray([1, 2, 3]), 2); // [1, 4, 9]
  */
-export function pow(x: Operand, y: Operand, opts?: CallOptions): LazyArray {
-  return withCallBackend('pow', opts?.backend, () => powOp(x, y));
+export function pow<X extends Operand, Y extends Operand>(
+  x: X,
+  y: Y,
+  opts?: CallOptions,
+): LazyArray<KnownIn<[X, Y]>> {
+  return withCallBackend('pow', opts?.backend, () => powOp(x, y)) as LazyArray<KnownIn<[X, Y]>>;
 }
 
 function powOp(x: Operand, y: Operand): LazyArray {
@@ -118,7 +155,11 @@ function powOp(x: Operand, y: Operand): LazyArray {
  * @example
  * maximum(fromArray([1, 5]), 3); // [3, 5]
  */
-export function maximum(x: Operand, y: Operand, opts?: CallOptions): LazyArray {
+export function maximum<X extends Operand, Y extends Operand>(
+  x: X,
+  y: Y,
+  opts?: CallOptions,
+): LazyArray<KnownIn<[X, Y]>> {
   return withCallBackend('maximum', opts?.backend, () => elementwiseOp('maximum', keep, x, y));
 }
 
@@ -127,7 +168,11 @@ export function maximum(x: Operand, y: Operand, opts?: CallOptions): LazyArray {
  * @example
  * minimum(fromArray([1, 5]), 3); // [1, 3]
  */
-export function minimum(x: Operand, y: Operand, opts?: CallOptions): LazyArray {
+export function minimum<X extends Operand, Y extends Operand>(
+  x: X,
+  y: Y,
+  opts?: CallOptions,
+): LazyArray<KnownIn<[X, Y]>> {
   return withCallBackend('minimum', opts?.backend, () => elementwiseOp('minimum', keep, x, y));
 }
 
@@ -136,7 +181,7 @@ export function minimum(x: Operand, y: Operand, opts?: CallOptions): LazyArray {
  * @example
  * negative(fromArray([1, -2])); // [-1, 2]
  */
-export function negative(x: Operand, opts?: CallOptions): LazyArray {
+export function negative<X extends Operand>(x: X, opts?: CallOptions): LazyArray<KnownIn<[X]>> {
   return withCallBackend('negative', opts?.backend, () => elementwiseOp('negative', numeric, x));
 }
 
@@ -145,7 +190,7 @@ export function negative(x: Operand, opts?: CallOptions): LazyArray {
  * @example
  * abs(fromArray([-1.5, 2])); // [1.5, 2]
  */
-export function abs(x: Operand, opts?: CallOptions): LazyArray {
+export function abs<X extends Operand>(x: X, opts?: CallOptions): LazyArray<KnownIn<[X]>> {
   return withCallBackend('abs', opts?.backend, () => elementwiseOp('abs', keep, x));
 }
 
@@ -154,7 +199,7 @@ export function abs(x: Operand, opts?: CallOptions): LazyArray {
  * @example
  * sign(fromArray([-3, 0, 2])); // [-1, 0, 1]
  */
-export function sign(x: Operand, opts?: CallOptions): LazyArray {
+export function sign<X extends Operand>(x: X, opts?: CallOptions): LazyArray<KnownIn<[X]>> {
   return withCallBackend('sign', opts?.backend, () => elementwiseOp('sign', numeric, x));
 }
 
@@ -163,7 +208,7 @@ export function sign(x: Operand, opts?: CallOptions): LazyArray {
  * @example
  * sqrt(fromArray([4, 9])); // [2, 3]
  */
-export function sqrt(x: Operand, opts?: CallOptions): LazyArray {
+export function sqrt<X extends Operand>(x: X, opts?: CallOptions): LazyArray<KnownIn<[X]>> {
   return withCallBackend('sqrt', opts?.backend, () => elementwiseOp('sqrt', toFloat, x));
 }
 
@@ -172,7 +217,7 @@ export function sqrt(x: Operand, opts?: CallOptions): LazyArray {
  * @example
  * exp(fromArray([0])); // [1]
  */
-export function exp(x: Operand, opts?: CallOptions): LazyArray {
+export function exp<X extends Operand>(x: X, opts?: CallOptions): LazyArray<KnownIn<[X]>> {
   return withCallBackend('exp', opts?.backend, () => elementwiseOp('exp', toFloat, x));
 }
 
@@ -181,7 +226,7 @@ export function exp(x: Operand, opts?: CallOptions): LazyArray {
  * @example
  * expm1(fromArray([1e-10])); // [1.00000000005e-10]
  */
-export function expm1(x: Operand, opts?: CallOptions): LazyArray {
+export function expm1<X extends Operand>(x: X, opts?: CallOptions): LazyArray<KnownIn<[X]>> {
   return withCallBackend('expm1', opts?.backend, () => elementwiseOp('expm1', toFloat, x));
 }
 
@@ -190,7 +235,7 @@ export function expm1(x: Operand, opts?: CallOptions): LazyArray {
  * @example
  * log(fromArray([1, Math.E])); // [0, 1]
  */
-export function log(x: Operand, opts?: CallOptions): LazyArray {
+export function log<X extends Operand>(x: X, opts?: CallOptions): LazyArray<KnownIn<[X]>> {
   return withCallBackend('log', opts?.backend, () => elementwiseOp('log', toFloat, x));
 }
 
@@ -199,7 +244,7 @@ export function log(x: Operand, opts?: CallOptions): LazyArray {
  * @example
  * log1p(fromArray([0])); // [0]
  */
-export function log1p(x: Operand, opts?: CallOptions): LazyArray {
+export function log1p<X extends Operand>(x: X, opts?: CallOptions): LazyArray<KnownIn<[X]>> {
   return withCallBackend('log1p', opts?.backend, () => elementwiseOp('log1p', toFloat, x));
 }
 
@@ -208,7 +253,7 @@ export function log1p(x: Operand, opts?: CallOptions): LazyArray {
  * @example
  * sin(fromArray([0])); // [0]
  */
-export function sin(x: Operand, opts?: CallOptions): LazyArray {
+export function sin<X extends Operand>(x: X, opts?: CallOptions): LazyArray<KnownIn<[X]>> {
   return withCallBackend('sin', opts?.backend, () => elementwiseOp('sin', toFloat, x));
 }
 
@@ -217,7 +262,7 @@ export function sin(x: Operand, opts?: CallOptions): LazyArray {
  * @example
  * cos(fromArray([0])); // [1]
  */
-export function cos(x: Operand, opts?: CallOptions): LazyArray {
+export function cos<X extends Operand>(x: X, opts?: CallOptions): LazyArray<KnownIn<[X]>> {
   return withCallBackend('cos', opts?.backend, () => elementwiseOp('cos', toFloat, x));
 }
 
@@ -226,7 +271,7 @@ export function cos(x: Operand, opts?: CallOptions): LazyArray {
  * @example
  * tan(fromArray([0])); // [0]
  */
-export function tan(x: Operand, opts?: CallOptions): LazyArray {
+export function tan<X extends Operand>(x: X, opts?: CallOptions): LazyArray<KnownIn<[X]>> {
   return withCallBackend('tan', opts?.backend, () => elementwiseOp('tan', toFloat, x));
 }
 
@@ -235,7 +280,7 @@ export function tan(x: Operand, opts?: CallOptions): LazyArray {
  * @example
  * tanh(fromArray([0])); // [0]
  */
-export function tanh(x: Operand, opts?: CallOptions): LazyArray {
+export function tanh<X extends Operand>(x: X, opts?: CallOptions): LazyArray<KnownIn<[X]>> {
   return withCallBackend('tanh', opts?.backend, () => elementwiseOp('tanh', toFloat, x));
 }
 
@@ -244,7 +289,7 @@ export function tanh(x: Operand, opts?: CallOptions): LazyArray {
  * @example
  * floor(fromArray([-1.5, 1.5])); // [-2, 1]
  */
-export function floor(x: Operand, opts?: CallOptions): LazyArray {
+export function floor<X extends Operand>(x: X, opts?: CallOptions): LazyArray<KnownIn<[X]>> {
   return withCallBackend('floor', opts?.backend, () => elementwiseOp('floor', keep, x));
 }
 
@@ -253,7 +298,7 @@ export function floor(x: Operand, opts?: CallOptions): LazyArray {
  * @example
  * ceil(fromArray([-1.5, 1.5])); // [-1, 2]
  */
-export function ceil(x: Operand, opts?: CallOptions): LazyArray {
+export function ceil<X extends Operand>(x: X, opts?: CallOptions): LazyArray<KnownIn<[X]>> {
   return withCallBackend('ceil', opts?.backend, () => elementwiseOp('ceil', keep, x));
 }
 
@@ -262,6 +307,6 @@ export function ceil(x: Operand, opts?: CallOptions): LazyArray {
  * @example
  * round(fromArray([0.5, 1.5, 2.5, -0.5])); // [0, 2, 2, -0]
  */
-export function round(x: Operand, opts?: CallOptions): LazyArray {
+export function round<X extends Operand>(x: X, opts?: CallOptions): LazyArray<KnownIn<[X]>> {
   return withCallBackend('round', opts?.backend, () => elementwiseOp('round', keep, x));
 }

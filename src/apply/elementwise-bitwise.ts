@@ -1,6 +1,7 @@
 // Bitwise elementwise functions (and, or, xor, invert, shifts) on integer and bool arrays.
 // A float dtype is a DTypeError when the graph is built, as the Array API requires.
 
+import type { KnownIn } from '../array/known-shape.ts';
 import type { LazyArray } from '../array/lazy-array.ts';
 import { type CallOptions, withCallBackend } from '../dispatch/with-backend.ts';
 import { ValueError } from '../errors.ts';
@@ -13,7 +14,11 @@ import { integerOnly, integerOrBool } from './elementwise-dtypes.ts';
  * @example
  * bitwiseAnd(fromArray(new Int32Array([12, 10])), 6); // [4, 2]
  */
-export function bitwiseAnd(x1: Operand, x2: Operand, opts?: CallOptions): LazyArray {
+export function bitwiseAnd<X1 extends Operand, X2 extends Operand>(
+  x1: X1,
+  x2: X2,
+  opts?: CallOptions,
+): LazyArray<KnownIn<[X1, X2]>> {
   return withCallBackend('bitwiseAnd', opts?.backend, () =>
     elementwiseOp('bitwiseAnd', integerOrBool, x1, x2),
   );
@@ -24,7 +29,11 @@ export function bitwiseAnd(x1: Operand, x2: Operand, opts?: CallOptions): LazyAr
  * @example
  * bitwiseOr(fromArray(new Int32Array([12, 10])), 1); // [13, 11]
  */
-export function bitwiseOr(x1: Operand, x2: Operand, opts?: CallOptions): LazyArray {
+export function bitwiseOr<X1 extends Operand, X2 extends Operand>(
+  x1: X1,
+  x2: X2,
+  opts?: CallOptions,
+): LazyArray<KnownIn<[X1, X2]>> {
   return withCallBackend('bitwiseOr', opts?.backend, () =>
     elementwiseOp('bitwiseOr', integerOrBool, x1, x2),
   );
@@ -35,7 +44,11 @@ export function bitwiseOr(x1: Operand, x2: Operand, opts?: CallOptions): LazyArr
  * @example
  * bitwiseXor(fromArray(new Int32Array([12, 10])), 6); // [10, 12]
  */
-export function bitwiseXor(x1: Operand, x2: Operand, opts?: CallOptions): LazyArray {
+export function bitwiseXor<X1 extends Operand, X2 extends Operand>(
+  x1: X1,
+  x2: X2,
+  opts?: CallOptions,
+): LazyArray<KnownIn<[X1, X2]>> {
   return withCallBackend('bitwiseXor', opts?.backend, () =>
     elementwiseOp('bitwiseXor', integerOrBool, x1, x2),
   );
@@ -46,7 +59,10 @@ export function bitwiseXor(x1: Operand, x2: Operand, opts?: CallOptions): LazyAr
  * @example
  * bitwiseInvert(fromArray(new Uint8Array([0, 255]))); // [255, 0]
  */
-export function bitwiseInvert(x: Operand, opts?: CallOptions): LazyArray {
+export function bitwiseInvert<X extends Operand>(
+  x: X,
+  opts?: CallOptions,
+): LazyArray<KnownIn<[X]>> {
   return withCallBackend('bitwiseInvert', opts?.backend, () =>
     elementwiseOp('bitwiseInvert', integerOrBool, x),
   );
@@ -63,7 +79,11 @@ function checkShift(fn: string, y: Operand): void {
  * @example
  * bitwiseLeftShift(fromArray(new Int32Array([1, 3])), 2); // [4, 12]
  */
-export function bitwiseLeftShift(x1: Operand, x2: Operand, opts?: CallOptions): LazyArray {
+export function bitwiseLeftShift<X1 extends Operand, X2 extends Operand>(
+  x1: X1,
+  x2: X2,
+  opts?: CallOptions,
+): LazyArray<KnownIn<[X1, X2]>> {
   return withCallBackend('bitwiseLeftShift', opts?.backend, () => {
     checkShift('bitwiseLeftShift', x2);
     return elementwiseOp('bitwiseLeftShift', integerOnly, x1, x2);
@@ -76,7 +96,11 @@ export function bitwiseLeftShift(x1: Operand, x2: Operand, opts?: CallOptions): 
  * @example
  * bitwiseRightShift(fromArray(new Int32Array([-8, 8])), 2); // [-2, 2]
  */
-export function bitwiseRightShift(x1: Operand, x2: Operand, opts?: CallOptions): LazyArray {
+export function bitwiseRightShift<X1 extends Operand, X2 extends Operand>(
+  x1: X1,
+  x2: X2,
+  opts?: CallOptions,
+): LazyArray<KnownIn<[X1, X2]>> {
   return withCallBackend('bitwiseRightShift', opts?.backend, () => {
     checkShift('bitwiseRightShift', x2);
     return elementwiseOp('bitwiseRightShift', integerOnly, x1, x2);

@@ -3,6 +3,7 @@
 
 import { checkDType, type DType, integerRange, isInteger } from '../array/dtype.ts';
 import { asLazy } from '../array/from-array.ts';
+import type { KnownIn } from '../array/known-shape.ts';
 import type { LazyArray } from '../array/lazy-array.ts';
 import type { Expr } from '../backends/cpu-js/elementwise/expr.ts';
 import { type CallOptions, withCallBackend } from '../dispatch/with-backend.ts';
@@ -15,7 +16,11 @@ import { checkScalarsFit, promoted, toBool } from './elementwise-dtypes.ts';
  * @example
  * equal(fromArray([1, 2]), 2); // [false, true]
  */
-export function equal(x: Operand, y: Operand, opts?: CallOptions): LazyArray {
+export function equal<X extends Operand, Y extends Operand>(
+  x: X,
+  y: Y,
+  opts?: CallOptions,
+): LazyArray<KnownIn<[X, Y]>> {
   return withCallBackend('equal', opts?.backend, () => elementwiseOp('equal', toBool, x, y));
 }
 
@@ -24,7 +29,11 @@ export function equal(x: Operand, y: Operand, opts?: CallOptions): LazyArray {
  * @example
  * notEqual(fromArray([1, 2]), 2); // [true, false]
  */
-export function notEqual(x: Operand, y: Operand, opts?: CallOptions): LazyArray {
+export function notEqual<X extends Operand, Y extends Operand>(
+  x: X,
+  y: Y,
+  opts?: CallOptions,
+): LazyArray<KnownIn<[X, Y]>> {
   return withCallBackend('notEqual', opts?.backend, () => elementwiseOp('notEqual', toBool, x, y));
 }
 
@@ -33,7 +42,11 @@ export function notEqual(x: Operand, y: Operand, opts?: CallOptions): LazyArray 
  * @example
  * less(fromArray([1, 2]), 2); // [true, false]
  */
-export function less(x: Operand, y: Operand, opts?: CallOptions): LazyArray {
+export function less<X extends Operand, Y extends Operand>(
+  x: X,
+  y: Y,
+  opts?: CallOptions,
+): LazyArray<KnownIn<[X, Y]>> {
   return withCallBackend('less', opts?.backend, () => elementwiseOp('less', toBool, x, y));
 }
 
@@ -42,7 +55,11 @@ export function less(x: Operand, y: Operand, opts?: CallOptions): LazyArray {
  * @example
  * lessEqual(fromArray([1, 3]), 2); // [true, false]
  */
-export function lessEqual(x: Operand, y: Operand, opts?: CallOptions): LazyArray {
+export function lessEqual<X extends Operand, Y extends Operand>(
+  x: X,
+  y: Y,
+  opts?: CallOptions,
+): LazyArray<KnownIn<[X, Y]>> {
   return withCallBackend('lessEqual', opts?.backend, () =>
     elementwiseOp('lessEqual', toBool, x, y),
   );
@@ -53,7 +70,11 @@ export function lessEqual(x: Operand, y: Operand, opts?: CallOptions): LazyArray
  * @example
  * greater(fromArray([1, 3]), 2); // [false, true]
  */
-export function greater(x: Operand, y: Operand, opts?: CallOptions): LazyArray {
+export function greater<X extends Operand, Y extends Operand>(
+  x: X,
+  y: Y,
+  opts?: CallOptions,
+): LazyArray<KnownIn<[X, Y]>> {
   return withCallBackend('greater', opts?.backend, () => elementwiseOp('greater', toBool, x, y));
 }
 
@@ -62,7 +83,11 @@ export function greater(x: Operand, y: Operand, opts?: CallOptions): LazyArray {
  * @example
  * greaterEqual(fromArray([1, 2]), 2); // [false, true]
  */
-export function greaterEqual(x: Operand, y: Operand, opts?: CallOptions): LazyArray {
+export function greaterEqual<X extends Operand, Y extends Operand>(
+  x: X,
+  y: Y,
+  opts?: CallOptions,
+): LazyArray<KnownIn<[X, Y]>> {
   return withCallBackend('greaterEqual', opts?.backend, () =>
     elementwiseOp('greaterEqual', toBool, x, y),
   );
@@ -73,7 +98,11 @@ export function greaterEqual(x: Operand, y: Operand, opts?: CallOptions): LazyAr
  * @example
  * logicalAnd(fromArray([true, true]), fromArray([true, false])); // [true, false]
  */
-export function logicalAnd(x: Operand, y: Operand, opts?: CallOptions): LazyArray {
+export function logicalAnd<X extends Operand, Y extends Operand>(
+  x: X,
+  y: Y,
+  opts?: CallOptions,
+): LazyArray<KnownIn<[X, Y]>> {
   return withCallBackend('logicalAnd', opts?.backend, () =>
     elementwiseOp('logicalAnd', toBool, x, y),
   );
@@ -84,7 +113,11 @@ export function logicalAnd(x: Operand, y: Operand, opts?: CallOptions): LazyArra
  * @example
  * logicalOr(fromArray([0, 0]), fromArray([0, 2])); // [false, true]
  */
-export function logicalOr(x: Operand, y: Operand, opts?: CallOptions): LazyArray {
+export function logicalOr<X extends Operand, Y extends Operand>(
+  x: X,
+  y: Y,
+  opts?: CallOptions,
+): LazyArray<KnownIn<[X, Y]>> {
   return withCallBackend('logicalOr', opts?.backend, () =>
     elementwiseOp('logicalOr', toBool, x, y),
   );
@@ -95,7 +128,11 @@ export function logicalOr(x: Operand, y: Operand, opts?: CallOptions): LazyArray
  * @example
  * logicalXor(fromArray([0, 1, 1]), fromArray([1, 1, 0])); // [true, false, true]
  */
-export function logicalXor(x: Operand, y: Operand, opts?: CallOptions): LazyArray {
+export function logicalXor<X extends Operand, Y extends Operand>(
+  x: X,
+  y: Y,
+  opts?: CallOptions,
+): LazyArray<KnownIn<[X, Y]>> {
   return withCallBackend('logicalXor', opts?.backend, () =>
     elementwiseOp('logicalXor', toBool, x, y),
   );
@@ -106,7 +143,7 @@ export function logicalXor(x: Operand, y: Operand, opts?: CallOptions): LazyArra
  * @example
  * logicalNot(fromArray([0, 3])); // [true, false]
  */
-export function logicalNot(x: Operand, opts?: CallOptions): LazyArray {
+export function logicalNot<X extends Operand>(x: X, opts?: CallOptions): LazyArray<KnownIn<[X]>> {
   return withCallBackend('logicalNot', opts?.backend, () => elementwiseOp('logicalNot', toBool, x));
 }
 
@@ -115,7 +152,7 @@ export function logicalNot(x: Operand, opts?: CallOptions): LazyArray {
  * @example
  * isnan(fromArray([1, Number.NaN])); // [false, true]
  */
-export function isnan(x: Operand, opts?: CallOptions): LazyArray {
+export function isnan<X extends Operand>(x: X, opts?: CallOptions): LazyArray<KnownIn<[X]>> {
   return withCallBackend('isnan', opts?.backend, () => elementwiseOp('isnan', toBool, x));
 }
 
@@ -124,7 +161,7 @@ export function isnan(x: Operand, opts?: CallOptions): LazyArray {
  * @example
  * isfinite(fromArray([1, Infinity, Number.NaN])); // [true, false, false]
  */
-export function isfinite(x: Operand, opts?: CallOptions): LazyArray {
+export function isfinite<X extends Operand>(x: X, opts?: CallOptions): LazyArray<KnownIn<[X]>> {
   return withCallBackend('isfinite', opts?.backend, () => elementwiseOp('isfinite', toBool, x));
 }
 
@@ -133,7 +170,7 @@ export function isfinite(x: Operand, opts?: CallOptions): LazyArray {
  * @example
  * isinf(fromArray([1, -Infinity, Number.NaN])); // [false, true, false]
  */
-export function isinf(x: Operand, opts?: CallOptions): LazyArray {
+export function isinf<X extends Operand>(x: X, opts?: CallOptions): LazyArray<KnownIn<[X]>> {
   return withCallBackend('isinf', opts?.backend, () => elementwiseOp('isinf', toBool, x));
 }
 
@@ -142,7 +179,7 @@ export function isinf(x: Operand, opts?: CallOptions): LazyArray {
  * @example
  * signbit(fromArray([-1, -0, 0, 2])); // [true, true, false, false]
  */
-export function signbit(x: Operand, opts?: CallOptions): LazyArray {
+export function signbit<X extends Operand>(x: X, opts?: CallOptions): LazyArray<KnownIn<[X]>> {
   return withCallBackend('signbit', opts?.backend, () => elementwiseOp('signbit', toBool, x));
 }
 
@@ -152,8 +189,15 @@ export function signbit(x: Operand, opts?: CallOptions): LazyArray {
  * @example
  * where(greater(x, 0), x, 0); // relu
  */
-export function where(cond: Operand, a: Operand, b: Operand, opts?: CallOptions): LazyArray {
-  return withCallBackend('where', opts?.backend, () => whereOp(cond, a, b));
+export function where<C extends Operand, A extends Operand, B extends Operand>(
+  cond: C,
+  a: A,
+  b: B,
+  opts?: CallOptions,
+): LazyArray<KnownIn<[C, A, B]>> {
+  return withCallBackend('where', opts?.backend, () => whereOp(cond, a, b)) as LazyArray<
+    KnownIn<[C, A, B]>
+  >;
 }
 
 function whereOp(cond: Operand, a: Operand, b: Operand): LazyArray {
@@ -171,13 +215,14 @@ function whereOp(cond: Operand, a: Operand, b: Operand): LazyArray {
  * @example
  * clip(fromArray([-2, 0.5, 3]), 0, 1); // [0, 0.5, 1]
  */
-export function clip(
-  x: Operand,
-  min?: Operand | null,
-  max?: Operand | null,
-  opts?: CallOptions,
-): LazyArray {
-  return withCallBackend('clip', opts?.backend, () => clipOp(x, min, max));
+export function clip<
+  X extends Operand,
+  L extends Operand | null = null,
+  H extends Operand | null = null,
+>(x: X, min?: L, max?: H, opts?: CallOptions): LazyArray<KnownIn<[X, L, H]>> {
+  return withCallBackend('clip', opts?.backend, () => clipOp(x, min, max)) as LazyArray<
+    KnownIn<[X, L, H]>
+  >;
 }
 
 function clipOp(x: Operand, min?: Operand | null, max?: Operand | null): LazyArray {
@@ -209,8 +254,14 @@ function clipOp(x: Operand, min?: Operand | null, max?: Operand | null): LazyArr
  * @example
  * astype(fromArray([1.7, -1.7]), 'int32'); // [1, -1]
  */
-export function astype(x: Operand, dtype: DType, opts?: CallOptions): LazyArray {
-  return withCallBackend('astype', opts?.backend, () => astypeOp(x, dtype));
+export function astype<X extends Operand>(
+  x: X,
+  dtype: DType,
+  opts?: CallOptions,
+): LazyArray<KnownIn<[X]>> {
+  return withCallBackend('astype', opts?.backend, () => astypeOp(x, dtype)) as LazyArray<
+    KnownIn<[X]>
+  >;
 }
 
 function astypeOp(x: Operand, dtype: DType): LazyArray {

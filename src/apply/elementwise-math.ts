@@ -1,6 +1,7 @@
 // Elementwise math of the Array API beyond the basic arithmetic: inverse and hyperbolic
 // trigonometry, base-2/10 logarithms, and the float functions of two arguments.
 
+import type { KnownIn } from '../array/known-shape.ts';
 import type { LazyArray } from '../array/lazy-array.ts';
 import { type CallOptions, withCallBackend } from '../dispatch/with-backend.ts';
 import type { Operand } from './elementwise.ts';
@@ -12,7 +13,7 @@ import { keep, numeric, toFloat } from './elementwise-dtypes.ts';
  * @example
  * acos(fromArray([1, 0])); // [0, π/2]
  */
-export function acos(x: Operand, opts?: CallOptions): LazyArray {
+export function acos<X extends Operand>(x: X, opts?: CallOptions): LazyArray<KnownIn<[X]>> {
   return withCallBackend('acos', opts?.backend, () => elementwiseOp('acos', toFloat, x));
 }
 
@@ -21,7 +22,7 @@ export function acos(x: Operand, opts?: CallOptions): LazyArray {
  * @example
  * acosh(fromArray([1])); // [0]
  */
-export function acosh(x: Operand, opts?: CallOptions): LazyArray {
+export function acosh<X extends Operand>(x: X, opts?: CallOptions): LazyArray<KnownIn<[X]>> {
   return withCallBackend('acosh', opts?.backend, () => elementwiseOp('acosh', toFloat, x));
 }
 
@@ -30,7 +31,7 @@ export function acosh(x: Operand, opts?: CallOptions): LazyArray {
  * @example
  * asin(fromArray([0, 1])); // [0, π/2]
  */
-export function asin(x: Operand, opts?: CallOptions): LazyArray {
+export function asin<X extends Operand>(x: X, opts?: CallOptions): LazyArray<KnownIn<[X]>> {
   return withCallBackend('asin', opts?.backend, () => elementwiseOp('asin', toFloat, x));
 }
 
@@ -39,7 +40,7 @@ export function asin(x: Operand, opts?: CallOptions): LazyArray {
  * @example
  * asinh(fromArray([0])); // [0]
  */
-export function asinh(x: Operand, opts?: CallOptions): LazyArray {
+export function asinh<X extends Operand>(x: X, opts?: CallOptions): LazyArray<KnownIn<[X]>> {
   return withCallBackend('asinh', opts?.backend, () => elementwiseOp('asinh', toFloat, x));
 }
 
@@ -48,7 +49,7 @@ export function asinh(x: Operand, opts?: CallOptions): LazyArray {
  * @example
  * atan(fromArray([0, Infinity])); // [0, π/2]
  */
-export function atan(x: Operand, opts?: CallOptions): LazyArray {
+export function atan<X extends Operand>(x: X, opts?: CallOptions): LazyArray<KnownIn<[X]>> {
   return withCallBackend('atan', opts?.backend, () => elementwiseOp('atan', toFloat, x));
 }
 
@@ -57,7 +58,7 @@ export function atan(x: Operand, opts?: CallOptions): LazyArray {
  * @example
  * atanh(fromArray([0])); // [0]
  */
-export function atanh(x: Operand, opts?: CallOptions): LazyArray {
+export function atanh<X extends Operand>(x: X, opts?: CallOptions): LazyArray<KnownIn<[X]>> {
   return withCallBackend('atanh', opts?.backend, () => elementwiseOp('atanh', toFloat, x));
 }
 
@@ -66,7 +67,11 @@ export function atanh(x: Operand, opts?: CallOptions): LazyArray {
  * @example
  * atan2(fromArray([1, -1]), -1); // [3π/4, -3π/4]
  */
-export function atan2(x1: Operand, x2: Operand, opts?: CallOptions): LazyArray {
+export function atan2<X1 extends Operand, X2 extends Operand>(
+  x1: X1,
+  x2: X2,
+  opts?: CallOptions,
+): LazyArray<KnownIn<[X1, X2]>> {
   return withCallBackend('atan2', opts?.backend, () => elementwiseOp('atan2', toFloat, x1, x2));
 }
 
@@ -75,7 +80,7 @@ export function atan2(x1: Operand, x2: Operand, opts?: CallOptions): LazyArray {
  * @example
  * cosh(fromArray([0])); // [1]
  */
-export function cosh(x: Operand, opts?: CallOptions): LazyArray {
+export function cosh<X extends Operand>(x: X, opts?: CallOptions): LazyArray<KnownIn<[X]>> {
   return withCallBackend('cosh', opts?.backend, () => elementwiseOp('cosh', toFloat, x));
 }
 
@@ -84,7 +89,7 @@ export function cosh(x: Operand, opts?: CallOptions): LazyArray {
  * @example
  * sinh(fromArray([0])); // [0]
  */
-export function sinh(x: Operand, opts?: CallOptions): LazyArray {
+export function sinh<X extends Operand>(x: X, opts?: CallOptions): LazyArray<KnownIn<[X]>> {
   return withCallBackend('sinh', opts?.backend, () => elementwiseOp('sinh', toFloat, x));
 }
 
@@ -93,7 +98,7 @@ export function sinh(x: Operand, opts?: CallOptions): LazyArray {
  * @example
  * log2(fromArray([1, 8])); // [0, 3]
  */
-export function log2(x: Operand, opts?: CallOptions): LazyArray {
+export function log2<X extends Operand>(x: X, opts?: CallOptions): LazyArray<KnownIn<[X]>> {
   return withCallBackend('log2', opts?.backend, () => elementwiseOp('log2', toFloat, x));
 }
 
@@ -102,7 +107,7 @@ export function log2(x: Operand, opts?: CallOptions): LazyArray {
  * @example
  * log10(fromArray([1, 1000])); // [0, 3]
  */
-export function log10(x: Operand, opts?: CallOptions): LazyArray {
+export function log10<X extends Operand>(x: X, opts?: CallOptions): LazyArray<KnownIn<[X]>> {
   return withCallBackend('log10', opts?.backend, () => elementwiseOp('log10', toFloat, x));
 }
 
@@ -111,7 +116,11 @@ export function log10(x: Operand, opts?: CallOptions): LazyArray {
  * @example
  * logaddexp(fromArray([1000]), 1000); // [1000.6931471805599]
  */
-export function logaddexp(x1: Operand, x2: Operand, opts?: CallOptions): LazyArray {
+export function logaddexp<X1 extends Operand, X2 extends Operand>(
+  x1: X1,
+  x2: X2,
+  opts?: CallOptions,
+): LazyArray<KnownIn<[X1, X2]>> {
   return withCallBackend('logaddexp', opts?.backend, () =>
     elementwiseOp('logaddexp', toFloat, x1, x2),
   );
@@ -122,7 +131,11 @@ export function logaddexp(x1: Operand, x2: Operand, opts?: CallOptions): LazyArr
  * @example
  * hypot(fromArray([3, 1e300]), fromArray([4, 1e300])); // [5, 1.4142135623730952e300]
  */
-export function hypot(x1: Operand, x2: Operand, opts?: CallOptions): LazyArray {
+export function hypot<X1 extends Operand, X2 extends Operand>(
+  x1: X1,
+  x2: X2,
+  opts?: CallOptions,
+): LazyArray<KnownIn<[X1, X2]>> {
   return withCallBackend('hypot', opts?.backend, () => elementwiseOp('hypot', toFloat, x1, x2));
 }
 
@@ -131,7 +144,11 @@ export function hypot(x1: Operand, x2: Operand, opts?: CallOptions): LazyArray {
  * @example
  * copysign(fromArray([1, 2]), fromArray([-0, 3])); // [-1, 2]
  */
-export function copysign(x1: Operand, x2: Operand, opts?: CallOptions): LazyArray {
+export function copysign<X1 extends Operand, X2 extends Operand>(
+  x1: X1,
+  x2: X2,
+  opts?: CallOptions,
+): LazyArray<KnownIn<[X1, X2]>> {
   return withCallBackend('copysign', opts?.backend, () =>
     elementwiseOp('copysign', toFloat, x1, x2),
   );
@@ -143,7 +160,11 @@ export function copysign(x1: Operand, x2: Operand, opts?: CallOptions): LazyArra
  * @example
  * nextafter(fromArray([1]), 2); // [1.0000000000000002]
  */
-export function nextafter(x1: Operand, x2: Operand, opts?: CallOptions): LazyArray {
+export function nextafter<X1 extends Operand, X2 extends Operand>(
+  x1: X1,
+  x2: X2,
+  opts?: CallOptions,
+): LazyArray<KnownIn<[X1, X2]>> {
   return withCallBackend('nextafter', opts?.backend, () =>
     elementwiseOp('nextafter', toFloat, x1, x2),
   );
@@ -154,7 +175,7 @@ export function nextafter(x1: Operand, x2: Operand, opts?: CallOptions): LazyArr
  * @example
  * positive(fromArray([-1, 2])); // [-1, 2]
  */
-export function positive(x: Operand, opts?: CallOptions): LazyArray {
+export function positive<X extends Operand>(x: X, opts?: CallOptions): LazyArray<KnownIn<[X]>> {
   return withCallBackend('positive', opts?.backend, () => elementwiseOp('positive', numeric, x));
 }
 
@@ -163,7 +184,7 @@ export function positive(x: Operand, opts?: CallOptions): LazyArray {
  * @example
  * square(fromArray([-3, 2])); // [9, 4]
  */
-export function square(x: Operand, opts?: CallOptions): LazyArray {
+export function square<X extends Operand>(x: X, opts?: CallOptions): LazyArray<KnownIn<[X]>> {
   return withCallBackend('square', opts?.backend, () => elementwiseOp('square', keep, x));
 }
 
@@ -173,7 +194,7 @@ export function square(x: Operand, opts?: CallOptions): LazyArray {
  * @example
  * reciprocal(fromArray([2, 4])); // [0.5, 0.25]
  */
-export function reciprocal(x: Operand, opts?: CallOptions): LazyArray {
+export function reciprocal<X extends Operand>(x: X, opts?: CallOptions): LazyArray<KnownIn<[X]>> {
   return withCallBackend('reciprocal', opts?.backend, () =>
     elementwiseOp('reciprocal', toFloat, x),
   );
@@ -184,6 +205,6 @@ export function reciprocal(x: Operand, opts?: CallOptions): LazyArray {
  * @example
  * trunc(fromArray([-1.7, 1.7])); // [-1, 1]
  */
-export function trunc(x: Operand, opts?: CallOptions): LazyArray {
+export function trunc<X extends Operand>(x: X, opts?: CallOptions): LazyArray<KnownIn<[X]>> {
   return withCallBackend('trunc', opts?.backend, () => elementwiseOp('trunc', keep, x));
 }

@@ -4,6 +4,7 @@
 import { checkOptions } from '../array/check-options.ts';
 import type { DType } from '../array/dtype.ts';
 import { type ArrayLike, asLazy, fromArray } from '../array/from-array.ts';
+import type { KnownIn } from '../array/known-shape.ts';
 import type { LazyArray } from '../array/lazy-array.ts';
 import { NDArray } from '../array/ndarray.ts';
 import { formatValue } from '../chunking/format.ts';
@@ -40,7 +41,7 @@ function freqArgs(
   return { d, dtype };
 }
 
-function frequencies(values: number[], dtype: DType): LazyArray {
+function frequencies(values: number[], dtype: DType): LazyArray<true> {
   const data = dtype === 'float32' ? Float32Array.from(values) : Float64Array.from(values);
   return fromArray(new NDArray(data, [values.length], dtype));
 }
@@ -51,7 +52,7 @@ function frequencies(values: number[], dtype: DType): LazyArray {
  * @example
  * fft.fftfreq(4).compute().toNested(); // [0, 0.25, -0.5, -0.25]
  */
-export function fftfreq(n: number, opts?: FftFreqOptions): LazyArray {
+export function fftfreq(n: number, opts?: FftFreqOptions): LazyArray<true> {
   const { d, dtype } = freqArgs('fft.fftfreq', n, opts);
   const val = 1 / (n * d);
   const pos = Math.floor((n - 1) / 2) + 1;
@@ -66,7 +67,7 @@ export function fftfreq(n: number, opts?: FftFreqOptions): LazyArray {
  * @example
  * fft.rfftfreq(4).compute().toNested(); // [0, 0.25, 0.5]
  */
-export function rfftfreq(n: number, opts?: FftFreqOptions): LazyArray {
+export function rfftfreq(n: number, opts?: FftFreqOptions): LazyArray<true> {
   const { d, dtype } = freqArgs('fft.rfftfreq', n, opts);
   const val = 1 / (n * d);
   return frequencies(
@@ -120,8 +121,11 @@ function shiftAll(
  * @example
  * fft.fftshift(fft.fftfreq(5)).compute().toNested(); // [-0.4, -0.2, 0, 0.2, 0.4]
  */
-export function fftshift(x: ArrayLike, opts?: FftShiftOptions): LazyArray {
-  return shiftAll('fft.fftshift', x, opts, 1);
+export function fftshift<X extends ArrayLike>(
+  x: X,
+  opts?: FftShiftOptions,
+): LazyArray<KnownIn<[X]>> {
+  return shiftAll('fft.fftshift', x, opts, 1) as LazyArray<KnownIn<[X]>>;
 }
 
 /**
@@ -129,6 +133,9 @@ export function fftshift(x: ArrayLike, opts?: FftShiftOptions): LazyArray {
  * @example
  * fft.ifftshift(fft.fftshift(fft.fftfreq(5))).compute().toNested(); // [0, 0.2, 0.4, -0.4, -0.2]
  */
-export function ifftshift(x: ArrayLike, opts?: FftShiftOptions): LazyArray {
-  return shiftAll('fft.ifftshift', x, opts, -1);
+export function ifftshift<X extends ArrayLike>(
+  x: X,
+  opts?: FftShiftOptions,
+): LazyArray<KnownIn<[X]>> {
+  return shiftAll('fft.ifftshift', x, opts, -1) as LazyArray<KnownIn<[X]>>;
 }

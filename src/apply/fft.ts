@@ -4,6 +4,7 @@
 
 import { checkOptions } from '../array/check-options.ts';
 import type { ArrayLike } from '../array/from-array.ts';
+import type { KnownIn } from '../array/known-shape.ts';
 import type { LazyArray } from '../array/lazy-array.ts';
 import { formatValue } from '../chunking/format.ts';
 import { ValueError } from '../errors.ts';
@@ -90,8 +91,8 @@ function oneAxis(
  * @example
  * fft.fft(fromArray([1, 2, 3, 4])).compute().toNested(); // [[10, 0], [-2, 2], [-2, 0], [-2, -2]]
  */
-export function fftFn(x: ArrayLike, opts?: FftOptions): LazyArray {
-  return oneAxis('fft.fft', x, opts, 'c2c', false, false);
+export function fftFn<X extends ArrayLike>(x: X, opts?: FftOptions): LazyArray<KnownIn<[X]>> {
+  return oneAxis('fft.fft', x, opts, 'c2c', false, false) as LazyArray<KnownIn<[X]>>;
 }
 
 /**
@@ -100,8 +101,8 @@ export function fftFn(x: ArrayLike, opts?: FftOptions): LazyArray {
  * @example
  * fft.ifft(fft.fft(x)); // x, as pairs (re, im) with im ≈ 0
  */
-export function ifft(x: ArrayLike, opts?: FftOptions): LazyArray {
-  return oneAxis('fft.ifft', x, opts, 'c2c', true, true);
+export function ifft<X extends ArrayLike>(x: X, opts?: FftOptions): LazyArray<KnownIn<[X]>> {
+  return oneAxis('fft.ifft', x, opts, 'c2c', true, true) as LazyArray<KnownIn<[X]>>;
 }
 
 /**
@@ -110,8 +111,8 @@ export function ifft(x: ArrayLike, opts?: FftOptions): LazyArray {
  * @example
  * fft.rfft(fromArray([1, 2, 3, 4])).compute().toNested(); // [[10, 0], [-2, 2], [-2, 0]]
  */
-export function rfft(x: ArrayLike, opts?: FftOptions): LazyArray {
-  return oneAxis('fft.rfft', x, opts, 'r2c', false, false);
+export function rfft<X extends ArrayLike>(x: X, opts?: FftOptions): LazyArray<KnownIn<[X]>> {
+  return oneAxis('fft.rfft', x, opts, 'r2c', false, false) as LazyArray<KnownIn<[X]>>;
 }
 
 /**
@@ -120,8 +121,8 @@ export function rfft(x: ArrayLike, opts?: FftOptions): LazyArray {
  * @example
  * fft.irfft(fft.rfft(x), { n: x.shape[0] }); // x
  */
-export function irfft(x: ArrayLike, opts?: FftOptions): LazyArray {
-  return oneAxis('fft.irfft', x, opts, 'c2r', true, true);
+export function irfft<X extends ArrayLike>(x: X, opts?: FftOptions): LazyArray<KnownIn<[X]>> {
+  return oneAxis('fft.irfft', x, opts, 'c2r', true, true) as LazyArray<KnownIn<[X]>>;
 }
 
 /**
@@ -130,8 +131,8 @@ export function irfft(x: ArrayLike, opts?: FftOptions): LazyArray {
  * @example
  * fft.hfft(fromArray([[1, 0], [2, 0], [3, 0]])).compute().toNested(); // [8, -2, 0, -2]
  */
-export function hfft(x: ArrayLike, opts?: FftOptions): LazyArray {
-  return oneAxis('fft.hfft', x, opts, 'c2r', true, true, true);
+export function hfft<X extends ArrayLike>(x: X, opts?: FftOptions): LazyArray<KnownIn<[X]>> {
+  return oneAxis('fft.hfft', x, opts, 'c2r', true, true, true) as LazyArray<KnownIn<[X]>>;
 }
 
 /**
@@ -140,8 +141,8 @@ export function hfft(x: ArrayLike, opts?: FftOptions): LazyArray {
  * @example
  * fft.ihfft(fromArray([8, -2, 0, -2])).compute().toNested(); // [[1, 0], [2, 0], [3, 0]]
  */
-export function ihfft(x: ArrayLike, opts?: FftOptions): LazyArray {
-  return oneAxis('fft.ihfft', x, opts, 'r2c', false, false, true);
+export function ihfft<X extends ArrayLike>(x: X, opts?: FftOptions): LazyArray<KnownIn<[X]>> {
+  return oneAxis('fft.ihfft', x, opts, 'r2c', false, false, true) as LazyArray<KnownIn<[X]>>;
 }
 
 /** The axes and lengths of an n-d transform (numpy's _cook_nd_args). */
@@ -214,8 +215,8 @@ function manyAxes(
  * @example
  * fft.fftn(image).shape; // [...image.shape, 2]
  */
-export function fftn(x: ArrayLike, opts?: FftnOptions): LazyArray {
-  return manyAxes('fft.fftn', x, opts, 'c2c', false, false);
+export function fftn<X extends ArrayLike>(x: X, opts?: FftnOptions): LazyArray<KnownIn<[X]>> {
+  return manyAxes('fft.fftn', x, opts, 'c2c', false, false) as LazyArray<KnownIn<[X]>>;
 }
 
 /**
@@ -223,8 +224,8 @@ export function fftn(x: ArrayLike, opts?: FftnOptions): LazyArray {
  * @example
  * fft.ifftn(fft.fftn(image)); // image, as pairs with im ≈ 0
  */
-export function ifftn(x: ArrayLike, opts?: FftnOptions): LazyArray {
-  return manyAxes('fft.ifftn', x, opts, 'c2c', true, true);
+export function ifftn<X extends ArrayLike>(x: X, opts?: FftnOptions): LazyArray<KnownIn<[X]>> {
+  return manyAxes('fft.ifftn', x, opts, 'c2c', true, true) as LazyArray<KnownIn<[X]>>;
 }
 
 /**
@@ -232,8 +233,8 @@ export function ifftn(x: ArrayLike, opts?: FftnOptions): LazyArray {
  * @example
  * fft.rfftn(fromArray([[1, 2], [3, 4]])).compute().toNested(); // [[[10, 0], [-2, 0]], [[-4, 0], [0, 0]]]
  */
-export function rfftn(x: ArrayLike, opts?: FftnOptions): LazyArray {
-  return manyAxes('fft.rfftn', x, opts, 'r2c', false, false);
+export function rfftn<X extends ArrayLike>(x: X, opts?: FftnOptions): LazyArray<KnownIn<[X]>> {
+  return manyAxes('fft.rfftn', x, opts, 'r2c', false, false) as LazyArray<KnownIn<[X]>>;
 }
 
 /**
@@ -242,6 +243,6 @@ export function rfftn(x: ArrayLike, opts?: FftnOptions): LazyArray {
  * @example
  * fft.irfftn(fft.rfftn(image), { s: image.shape }); // image
  */
-export function irfftn(x: ArrayLike, opts?: FftnOptions): LazyArray {
-  return manyAxes('fft.irfftn', x, opts, 'c2r', true, true);
+export function irfftn<X extends ArrayLike>(x: X, opts?: FftnOptions): LazyArray<KnownIn<[X]>> {
+  return manyAxes('fft.irfftn', x, opts, 'c2r', true, true) as LazyArray<KnownIn<[X]>>;
 }

@@ -3,6 +3,7 @@
 // per block (a constant boundary: one overlap and pass per axis, as scipy pads each pass).
 
 import type { ArrayLike } from '../array/from-array.ts';
+import type { KnownIn } from '../array/known-shape.ts';
 import { LazyArray } from '../array/lazy-array.ts';
 import type { CorrelateAxisParams } from '../backends/cpu-js/stencil/correlate.ts';
 import { formatValue } from '../chunking/format.ts';
@@ -84,11 +85,11 @@ function correlateGroup(
  * @example
  * uniformFilter(fromArray([0, 10, 0, 3, 7], { chunks: 2 }), 3).compute(); // ≈ [3.33, 3.33, 4.33, 3.33, 5.67]
  */
-export function uniformFilter(
-  x: ArrayLike,
+export function uniformFilter<X extends ArrayLike>(
+  x: X,
   size: number | readonly number[],
   opts: FilterOptions = {},
-): LazyArray {
+): LazyArray<KnownIn<[X]>> {
   const fn = 'uniformFilter';
   const y = filterInput(fn, x);
   const sizes = perAxis(fn, 'size', size, y.ndim);
@@ -104,7 +105,7 @@ export function uniformFilter(
     const weights = new Array<number>(s).fill(1 / s);
     passes.push({ axis, weights, before: Math.floor(s / 2), order: 'mean' });
   });
-  return correlatePasses(fn, y, passes, boundary);
+  return correlatePasses(fn, y, passes, boundary) as LazyArray<KnownIn<[X]>>;
 }
 
 /** NumPy's pairwise sum for up to 128 values (8 accumulators), so weights match bit for bit. */
@@ -137,11 +138,11 @@ function gaussianWeights(sigma: number, radius: number): number[] {
  * @example
  * const smooth = gaussianFilter(image, [2, 2], { mode: 'nearest' }); // same shape and chunks
  */
-export function gaussianFilter(
-  x: ArrayLike,
+export function gaussianFilter<X extends ArrayLike>(
+  x: X,
   sigma: number | readonly number[],
   opts: GaussianFilterOptions = {},
-): LazyArray {
+): LazyArray<KnownIn<[X]>> {
   const fn = 'gaussianFilter';
   const y = filterInput(fn, x);
   const sigmas = perAxis(fn, 'sigma', sigma, y.ndim);
@@ -161,5 +162,5 @@ export function gaussianFilter(
     const radius = Math.trunc(truncate * s + 0.5);
     passes.push({ axis, weights: gaussianWeights(s, radius), before: radius, order: 'symmetric' });
   });
-  return correlatePasses(fn, y, passes, boundary);
+  return correlatePasses(fn, y, passes, boundary) as LazyArray<KnownIn<[X]>>;
 }

@@ -145,7 +145,10 @@ function edgesArray(p: BinParams, lohi: readonly LazyArray[]): LazyArray {
  * const [hist, edges] = histogram(x, { bins: 4, range: [0, 1] });
  * const counts = await hist.compute(); // 4 counts
  */
-export function histogram(x: ArrayLike, histOpts?: HistogramOptions): [LazyArray, LazyArray] {
+export function histogram(
+  x: ArrayLike,
+  histOpts?: HistogramOptions,
+): [LazyArray<true>, LazyArray<true>] {
   const fn = 'histogram';
   const opts = checkOptions(fn, histOpts);
   const given = asLazy(x, fn);
@@ -185,7 +188,8 @@ export function histogram(x: ArrayLike, histOpts?: HistogramOptions): [LazyArray
     });
     hist = new LazyArray(layer);
   }
-  return [hist, edgesArray(p, lohi)];
+  // the bins are eager, so both sizes are known even for an input of unknown size
+  return [hist, edgesArray(p, lohi)] as [LazyArray<true>, LazyArray<true>];
 }
 
 /**
@@ -201,7 +205,7 @@ export function histogram2d(
   x: ArrayLike,
   y: ArrayLike,
   histOpts?: Histogram2dOptions,
-): [LazyArray, LazyArray, LazyArray] {
+): [LazyArray<true>, LazyArray<true>, LazyArray<true>] {
   const fn = 'histogram2d';
   const opts = checkOptions(fn, histOpts);
   const a = countable(fn, x);
@@ -236,5 +240,9 @@ export function histogram2d(
     params,
   });
   const hist = new LazyArray(sumTree(fn, partial));
-  return [hist, edgesArray(axes[0]!, []), edgesArray(axes[1]!, [])];
+  return [hist, edgesArray(axes[0]!, []), edgesArray(axes[1]!, [])] as [
+    LazyArray<true>,
+    LazyArray<true>,
+    LazyArray<true>,
+  ];
 }

@@ -3,6 +3,7 @@
 
 import { itemsize, type Scalar } from '../array/dtype.ts';
 import { type ArrayLike, asLazy } from '../array/from-array.ts';
+import type { KnownIn, KnownIndex } from '../array/known-shape.ts';
 import { LazyArray } from '../array/lazy-array.ts';
 import { unravelBlock } from '../chunking/blocks.ts';
 import { formatTuple, formatValue } from '../chunking/format.ts';
@@ -33,9 +34,18 @@ export type { Index, IndexArg } from './index-items.ts';
  * getIndex(x, [[2, 0], 1]).shape; // [2]
  * getIndex(x, [{}, [true, false, true, true]]).shape; // [3, 3]
  */
-export function getIndex(x: ArrayLike, index: Index, ...more: IndexArg[]): LazyArray {
+export function getIndex<X extends ArrayLike, I extends Index, M extends IndexArg[]>(
+  x: X,
+  index: I,
+  ...more: M
+): LazyArray<KnownIndex<KnownIn<[X]>, [I, ...M]>> {
+  return indexed(x, index, more) as LazyArray<KnownIndex<KnownIn<[X]>, [I, ...M]>>;
+}
+
+/** getIndex, untyped in its sizes: `more` are the index items after the first. */
+function indexed(x: ArrayLike, index: Index, more: readonly IndexArg[]): LazyArray {
   const a = asLazy(x, 'get');
-  if (more.length > 0) return getIndex(a, [index as IndexArg, ...more]);
+  if (more.length > 0) return indexed(a, [index as IndexArg, ...more], []);
   if (index instanceof LazyArray) return maskOf('get', a, index);
   const { items, bool, lazy } = toItems('get', index);
   // a lazy index array stands in as a one-element list while the axes are placed
@@ -269,9 +279,13 @@ function piecesByBlock(pieces: readonly SlicePiece[]): Map<number, [number, Slic
  * const x = zeros([4, 4], { chunks: 2 });
  * setIndex(x, '1:3, ::3', 7); // rows 1-2, columns 0 and 3 set to 7
  */
-export function setIndex(x: ArrayLike, index: Index, value: Scalar | ArrayLike): LazyArray {
+export function setIndex<X extends ArrayLike, V extends Scalar | ArrayLike>(
+  x: X,
+  index: Index,
+  value: V,
+): LazyArray<KnownIn<[X, V]>> {
   const a = asLazy(x, 'set');
-  if (index instanceof LazyArray) return maskSet(a, index, value);
+  if (index instanceof LazyArray) return maskSet(a, index, value) as LazyArray<KnownIn<[X, V]>>;
   const { items, lazy } = toItems('set', index);
   if (lazy !== undefined) {
     throw new IndexError(
@@ -290,7 +304,7 @@ export function setIndex(x: ArrayLike, index: Index, value: Scalar | ArrayLike):
   const scalar = typeof value === 'number' || typeof value === 'boolean';
   const v = scalar ? undefined : asLazy(value, 'set');
   if (v) checkBroadcast(v, norm.shape);
-  if (norm.shape.includes(0)) return a;
+  if (norm.shape.includes(0)) return a as LazyArray<KnownIn<[X, V]>>;
   const byBlock = plan.axes.map((ax) => piecesByBlock(ax.pieces));
   const keptChunks = plan.axes.map((ax) => (ax.keep ? ax.chunks : null));
   const vr = v

@@ -3,6 +3,7 @@
 
 import { checkOptions } from '../array/check-options.ts';
 import type { ArrayLike } from '../array/from-array.ts';
+import type { KnownIn } from '../array/known-shape.ts';
 import type { LazyArray } from '../array/lazy-array.ts';
 import { formatValue } from '../chunking/format.ts';
 import { ValueError } from '../errors.ts';
@@ -12,22 +13,22 @@ import { rechunk } from './rechunk.ts';
 import { tsqr } from './tsqr.ts';
 
 /** The result of linalg.qr. */
-export interface QRResult {
-  readonly Q: LazyArray;
-  readonly R: LazyArray;
+export interface QRResult<Known extends boolean = boolean> {
+  readonly Q: LazyArray<Known>;
+  readonly R: LazyArray<Known>;
 }
 
 /** The result of linalg.svd: `x = U · diag(S) · Vh`. */
-export interface SVDResult {
-  readonly U: LazyArray;
-  readonly S: LazyArray;
-  readonly Vh: LazyArray;
+export interface SVDResult<Known extends boolean = boolean> {
+  readonly U: LazyArray<Known>;
+  readonly S: LazyArray<Known>;
+  readonly Vh: LazyArray<Known>;
 }
 
 /** The result of linalg.eigh: `x · eigenvectors = eigenvectors · diag(eigenvalues)`. */
-export interface EighResult {
-  readonly eigenvalues: LazyArray;
-  readonly eigenvectors: LazyArray;
+export interface EighResult<Known extends boolean = boolean> {
+  readonly eigenvalues: LazyArray<Known>;
+  readonly eigenvectors: LazyArray<Known>;
 }
 
 /** Options of linalg.qr. */
@@ -67,7 +68,7 @@ function splitEveryOf(fn: string, v: unknown): number {
  * @example
  * const { Q, R } = linalg.qr(random.normal([100000, 20], { chunks: [10000, 20] }));
  */
-export function qr(x: ArrayLike, qrOpts?: QrOptions): QRResult {
+export function qr<X extends ArrayLike>(x: X, qrOpts?: QrOptions): QRResult<KnownIn<[X]>> {
   const fn = 'linalg.qr';
   const opts = checkOptions(fn, qrOpts);
   const mode = opts.mode ?? 'reduced';
@@ -78,7 +79,7 @@ export function qr(x: ArrayLike, qrOpts?: QrOptions): QRResult {
   const { a, m, n } = matrixOf(fn, x);
   const tall = mode === 'reduced' ? tallChunked(a) : undefined;
   const dtype = floatOf(a.dtype);
-  if (tall !== undefined) return tsqr(fn, tall, splitEvery, dtype);
+  if (tall !== undefined) return tsqr(fn, tall, splitEvery, dtype) as QRResult<KnownIn<[X]>>;
   const k = mode === 'complete' ? m : Math.min(m, n);
   const [Q, R] = coreApply({
     fn,
@@ -90,7 +91,7 @@ export function qr(x: ArrayLike, qrOpts?: QrOptions): QRResult {
       { core: [k, n], dtype },
     ],
   });
-  return { Q: Q!, R: R! };
+  return { Q: Q!, R: R! } as QRResult<KnownIn<[X]>>;
 }
 
 /**
@@ -100,7 +101,7 @@ export function qr(x: ArrayLike, qrOpts?: QrOptions): QRResult {
  * @example
  * const { U, S, Vh } = linalg.svd(x, { fullMatrices: false });
  */
-export function svd(x: ArrayLike, svdOpts?: SvdOptions): SVDResult {
+export function svd<X extends ArrayLike>(x: X, svdOpts?: SvdOptions): SVDResult<KnownIn<[X]>> {
   const fn = 'linalg.svd';
   const opts = checkOptions(fn, svdOpts);
   const full = opts.fullMatrices ?? true;
@@ -115,7 +116,7 @@ export function svd(x: ArrayLike, svdOpts?: SvdOptions): SVDResult {
   if (tall !== undefined && m >= n) {
     const { Q, R } = tsqr(fn, tall, splitEvery, dtype);
     const small = svd(R, { fullMatrices: false });
-    return { U: matmul(Q, small.U), S: small.S, Vh: small.Vh };
+    return { U: matmul(Q, small.U), S: small.S, Vh: small.Vh } as SVDResult<KnownIn<[X]>>;
   }
   const [U, S, Vh] = coreApply({
     fn,
@@ -128,7 +129,7 @@ export function svd(x: ArrayLike, svdOpts?: SvdOptions): SVDResult {
       { core: [full ? n : k, n], dtype },
     ],
   });
-  return { U: U!, S: S!, Vh: Vh! };
+  return { U: U!, S: S!, Vh: Vh! } as SVDResult<KnownIn<[X]>>;
 }
 
 /**
@@ -137,19 +138,20 @@ export function svd(x: ArrayLike, svdOpts?: SvdOptions): SVDResult {
  * @example
  * linalg.svdvals(fromArray([[3, 0], [0, -4]])).compute().toNested(); // [4, 3]
  */
-export function svdvals(x: ArrayLike): LazyArray {
+export function svdvals<X extends ArrayLike>(x: X): LazyArray<KnownIn<[X]>> {
   const fn = 'linalg.svdvals';
   const { a, m, n } = matrixOf(fn, x);
   const dtype = floatOf(a.dtype);
   const tall = tallChunked(a);
-  if (tall !== undefined && m >= n) return svdvals(tsqr(fn, tall, 16, dtype).R);
+  if (tall !== undefined && m >= n)
+    return svdvals(tsqr(fn, tall, 16, dtype).R) as LazyArray<KnownIn<[X]>>;
   const [S] = coreApply({
     fn,
     op: 'svdvals',
     inputs: [{ array: a, core: 2 }],
     outputs: [{ core: [Math.min(m, n)], dtype }],
   });
-  return S!;
+  return S! as LazyArray<KnownIn<[X]>>;
 }
 
 /**
@@ -158,7 +160,7 @@ export function svdvals(x: ArrayLike): LazyArray {
  * @example
  * const { eigenvalues, eigenvectors } = linalg.eigh(fromArray([[2, 1], [1, 2]])); // [1, 3]
  */
-export function eigh(x: ArrayLike): EighResult {
+export function eigh<X extends ArrayLike>(x: X): EighResult<KnownIn<[X]>> {
   const fn = 'linalg.eigh';
   const { a, n } = squareOf(fn, x);
   const dtype = floatOf(a.dtype);
@@ -171,15 +173,15 @@ export function eigh(x: ArrayLike): EighResult {
       { core: [n, n], dtype },
     ],
   });
-  return { eigenvalues: w!, eigenvectors: v! };
+  return { eigenvalues: w!, eigenvectors: v! } as EighResult<KnownIn<[X]>>;
 }
 
 /** The result of linalg.eig: complex values as (re, im) pairs on a trailing axis of size 2. */
-export interface EigResult {
+export interface EigResult<Known extends boolean = boolean> {
   /** `[..., n, 2]`: conjugate pairs adjacent, positive imaginary part first (unsorted, as NumPy's). */
-  readonly eigenvalues: LazyArray;
+  readonly eigenvalues: LazyArray<Known>;
   /** `[..., n, n, 2]`: column j (unit 2-norm) belongs to eigenvalue j. */
-  readonly eigenvectors: LazyArray;
+  readonly eigenvectors: LazyArray<Known>;
 }
 
 /**
@@ -190,7 +192,7 @@ export interface EigResult {
  * @example
  * linalg.eig(fromArray([[0, -1], [1, 0]])).eigenvalues.compute().toNested(); // [[0, 1], [0, -1]]
  */
-export function eig(x: ArrayLike): EigResult {
+export function eig<X extends ArrayLike>(x: X): EigResult<KnownIn<[X]>> {
   const fn = 'linalg.eig';
   const { a, n } = squareOf(fn, x);
   const dtype = floatOf(a.dtype);
@@ -203,7 +205,7 @@ export function eig(x: ArrayLike): EigResult {
       { core: [n, n, 2], dtype },
     ],
   });
-  return { eigenvalues: w!, eigenvectors: v! };
+  return { eigenvalues: w!, eigenvectors: v! } as EigResult<KnownIn<[X]>>;
 }
 
 /**
@@ -211,7 +213,7 @@ export function eig(x: ArrayLike): EigResult {
  * @example
  * linalg.eigvalsh(fromArray([[2, 1], [1, 2]])).compute().toNested(); // [1, 3]
  */
-export function eigvalsh(x: ArrayLike): LazyArray {
+export function eigvalsh<X extends ArrayLike>(x: X): LazyArray<KnownIn<[X]>> {
   const fn = 'linalg.eigvalsh';
   const { a, n } = squareOf(fn, x);
   const [w] = coreApply({
@@ -220,7 +222,7 @@ export function eigvalsh(x: ArrayLike): LazyArray {
     inputs: [{ array: a, core: 2 }],
     outputs: [{ core: [n], dtype: floatOf(a.dtype) }],
   });
-  return w!;
+  return w! as LazyArray<KnownIn<[X]>>;
 }
 
 /**
@@ -230,7 +232,10 @@ export function eigvalsh(x: ArrayLike): LazyArray {
  * @example
  * linalg.cholesky(fromArray([[4, 2], [2, 5]])).compute().toNested(); // [[2, 0], [1, 2]]
  */
-export function cholesky(x: ArrayLike, opts?: { readonly upper?: boolean }): LazyArray {
+export function cholesky<X extends ArrayLike>(
+  x: X,
+  opts?: { readonly upper?: boolean },
+): LazyArray<KnownIn<[X]>> {
   const fn = 'linalg.cholesky';
   const upper = checkOptions(fn, opts).upper ?? false;
   if (typeof upper !== 'boolean') {
@@ -244,5 +249,5 @@ export function cholesky(x: ArrayLike, opts?: { readonly upper?: boolean }): Laz
     inputs: [{ array: a, core: 2 }],
     outputs: [{ core: [n, n], dtype: floatOf(a.dtype) }],
   });
-  return l!;
+  return l! as LazyArray<KnownIn<[X]>>;
 }

@@ -4,6 +4,7 @@
 import { checkOptions } from '../array/check-options.ts';
 import { isFloat } from '../array/dtype.ts';
 import { type ArrayLike, asLazy } from '../array/from-array.ts';
+import type { KnownIn } from '../array/known-shape.ts';
 import type { LazyArray } from '../array/lazy-array.ts';
 import { formatValue } from '../chunking/format.ts';
 import { ValueError } from '../errors.ts';
@@ -30,7 +31,10 @@ export interface VectorNormOptions {
  * @example
  * linalg.vectorNorm(fromArray([3, 4])).compute().toNested(); // 5
  */
-export function vectorNorm(x: ArrayLike, opts?: VectorNormOptions): LazyArray {
+export function vectorNorm<X extends ArrayLike>(
+  x: X,
+  opts?: VectorNormOptions,
+): LazyArray<KnownIn<[X]>> {
   const fn = 'linalg.vectorNorm';
   const o = checkOptions(fn, opts);
   const a0 = asLazy(x, fn);
@@ -41,12 +45,12 @@ export function vectorNorm(x: ArrayLike, opts?: VectorNormOptions): LazyArray {
   }
   const axes = o.axis === undefined ? [...Array(a.ndim).keys()] : normalizeAxes(fn, o.axis, a.ndim);
   const red = { axis: axes, keepdims: o.keepdims ?? false };
-  if (ord === 2) return sqrt(sum(multiply(a, a), red));
-  if (ord === 1) return sum(abs(a), red);
-  if (ord === Infinity) return max(abs(a), red);
-  if (ord === -Infinity) return min(abs(a), red);
-  if (ord === 0) return sum(astype(notEqual(a, 0), a.dtype), red);
-  return pow(sum(pow(abs(a), ord), red), 1 / ord);
+  if (ord === 2) return sqrt(sum(multiply(a, a), red)) as LazyArray<KnownIn<[X]>>;
+  if (ord === 1) return sum(abs(a), red) as LazyArray<KnownIn<[X]>>;
+  if (ord === Infinity) return max(abs(a), red) as LazyArray<KnownIn<[X]>>;
+  if (ord === -Infinity) return min(abs(a), red) as LazyArray<KnownIn<[X]>>;
+  if (ord === 0) return sum(astype(notEqual(a, 0), a.dtype), red) as LazyArray<KnownIn<[X]>>;
+  return pow(sum(pow(abs(a), ord), red), 1 / ord) as LazyArray<KnownIn<[X]>>;
 }
 
 /** The matrix norms the standard names. */
@@ -59,10 +63,10 @@ export type MatrixNormOrd = 'fro' | 'nuc' | 1 | -1 | 2 | -2 | number;
  * @example
  * linalg.matrixNorm(fromArray([[1, 2], [3, 4]]), { ord: 1 }).compute().toNested(); // 6
  */
-export function matrixNorm(
-  x: ArrayLike,
+export function matrixNorm<X extends ArrayLike>(
+  x: X,
   opts?: { readonly keepdims?: boolean; readonly ord?: MatrixNormOrd },
-): LazyArray {
+): LazyArray<KnownIn<[X]>> {
   const fn = 'linalg.matrixNorm';
   const o = checkOptions(fn, opts);
   const a0 = linalgInput(fn, x, 2);
@@ -71,21 +75,21 @@ export function matrixNorm(
   const keep = (y: LazyArray) => (o.keepdims === true ? expandDims(y, { axis: [-2, -1] }) : y);
   switch (ord) {
     case 'fro':
-      return keep(sqrt(sum(multiply(a, a), { axis: [-2, -1] })));
+      return keep(sqrt(sum(multiply(a, a), { axis: [-2, -1] }))) as LazyArray<KnownIn<[X]>>;
     case 'nuc':
-      return keep(sum(svdvals(a), { axis: -1 }));
+      return keep(sum(svdvals(a), { axis: -1 })) as LazyArray<KnownIn<[X]>>;
     case 1:
-      return keep(max(sum(abs(a), { axis: -2 }), { axis: -1 }));
+      return keep(max(sum(abs(a), { axis: -2 }), { axis: -1 })) as LazyArray<KnownIn<[X]>>;
     case -1:
-      return keep(min(sum(abs(a), { axis: -2 }), { axis: -1 }));
+      return keep(min(sum(abs(a), { axis: -2 }), { axis: -1 })) as LazyArray<KnownIn<[X]>>;
     case Infinity:
-      return keep(max(sum(abs(a), { axis: -1 }), { axis: -1 }));
+      return keep(max(sum(abs(a), { axis: -1 }), { axis: -1 })) as LazyArray<KnownIn<[X]>>;
     case -Infinity:
-      return keep(min(sum(abs(a), { axis: -1 }), { axis: -1 }));
+      return keep(min(sum(abs(a), { axis: -1 }), { axis: -1 })) as LazyArray<KnownIn<[X]>>;
     case 2:
-      return keep(max(svdvals(a), { axis: -1 }));
+      return keep(max(svdvals(a), { axis: -1 })) as LazyArray<KnownIn<[X]>>;
     case -2:
-      return keep(min(svdvals(a), { axis: -1 }));
+      return keep(min(svdvals(a), { axis: -1 })) as LazyArray<KnownIn<[X]>>;
     default:
       throw new ValueError(
         `${fn}: ord ${formatValue(ord)} must be 'fro', 'nuc', 1, -1, 2, -2, Infinity or -Infinity`,

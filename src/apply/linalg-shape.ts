@@ -4,6 +4,7 @@
 import { checkOptions } from '../array/check-options.ts';
 import { type DType, resultType } from '../array/dtype.ts';
 import { type ArrayLike, asLazy } from '../array/from-array.ts';
+import type { KnownIn } from '../array/known-shape.ts';
 import type { LazyArray } from '../array/lazy-array.ts';
 import { formatTuple, formatValue } from '../chunking/format.ts';
 import { ShapeError, ValueError } from '../errors.ts';
@@ -29,8 +30,8 @@ function atLeast(fn: string, x: ArrayLike, ndim: number): LazyArray {
  * @example
  * linalg.matrixTranspose(zeros([5, 2, 3])).shape; // [5, 3, 2]
  */
-export function matrixTranspose(x: ArrayLike): LazyArray {
-  return swapaxes(atLeast('linalg.matrixTranspose', x, 2), -1, -2);
+export function matrixTranspose<X extends ArrayLike>(x: X): LazyArray<KnownIn<[X]>> {
+  return swapaxes(atLeast('linalg.matrixTranspose', x, 2), -1, -2) as LazyArray<KnownIn<[X]>>;
 }
 
 function offsetOf(fn: string, v: unknown): number {
@@ -47,7 +48,10 @@ function offsetOf(fn: string, v: unknown): number {
  * @example
  * linalg.diagonal(fromArray([[1, 2], [3, 4]])).compute().toNested(); // [1, 4]
  */
-export function diagonal(x: ArrayLike, opts?: { readonly offset?: number }): LazyArray {
+export function diagonal<X extends ArrayLike>(
+  x: X,
+  opts?: { readonly offset?: number },
+): LazyArray<KnownIn<[X]>> {
   const fn = 'linalg.diagonal';
   const a = atLeast(fn, x, 2);
   const offset = offsetOf(fn, checkOptions(fn, opts).offset);
@@ -60,7 +64,7 @@ export function diagonal(x: ArrayLike, opts?: { readonly offset?: number }): Laz
     inputs: [{ array: a, core: 2 }],
     outputs: [{ core: [len], dtype: a.dtype }],
   });
-  return d!;
+  return d! as LazyArray<KnownIn<[X]>>;
 }
 
 /**
@@ -68,13 +72,15 @@ export function diagonal(x: ArrayLike, opts?: { readonly offset?: number }): Laz
  * @example
  * linalg.trace(fromArray([[1, 2], [3, 4]])).compute().toNested(); // 5
  */
-export function trace(
-  x: ArrayLike,
+export function trace<X extends ArrayLike>(
+  x: X,
   opts?: { readonly offset?: number; readonly dtype?: DType },
-): LazyArray {
+): LazyArray<KnownIn<[X]>> {
   const o = checkOptions('linalg.trace', opts);
   const d = diagonal(x, { offset: offsetOf('linalg.trace', o.offset) });
-  return sum(d, { axis: -1, ...(o.dtype !== undefined ? { dtype: o.dtype } : {}) });
+  return sum(d, { axis: -1, ...(o.dtype !== undefined ? { dtype: o.dtype } : {}) }) as LazyArray<
+    KnownIn<[X]>
+  >;
 }
 
 /**
@@ -82,7 +88,10 @@ export function trace(
  * @example
  * linalg.outer(fromArray([1, 2]), fromArray([3, 4, 5])).compute().toNested(); // [[3, 4, 5], [6, 8, 10]]
  */
-export function outer(x1: ArrayLike, x2: ArrayLike): LazyArray {
+export function outer<X1 extends ArrayLike, X2 extends ArrayLike>(
+  x1: X1,
+  x2: X2,
+): LazyArray<KnownIn<[X1, X2]>> {
   const fn = 'linalg.outer';
   const [a, b] = [asLazy(x1, fn), asLazy(x2, fn)];
   if (a.ndim !== 1 || b.ndim !== 1) {
@@ -90,7 +99,7 @@ export function outer(x1: ArrayLike, x2: ArrayLike): LazyArray {
       `${fn}: needs two 1-d arrays, got shapes ${formatTuple(a.shape)} and ${formatTuple(b.shape)}`,
     );
   }
-  return multiply(expandDims(a, { axis: -1 }), b);
+  return multiply(expandDims(a, { axis: -1 }), b) as LazyArray<KnownIn<[X1, X2]>>;
 }
 
 /** The size of `axis` of `a` (normalized), checked against `want`. */
@@ -105,7 +114,11 @@ function axisSize(fn: string, a: LazyArray, axis: number): { axis: number; size:
  * @example
  * linalg.cross(fromArray([1, 0, 0]), fromArray([0, 1, 0])).compute().toNested(); // [0, 0, 1]
  */
-export function cross(x1: ArrayLike, x2: ArrayLike, opts?: { readonly axis?: number }): LazyArray {
+export function cross<X1 extends ArrayLike, X2 extends ArrayLike>(
+  x1: X1,
+  x2: X2,
+  opts?: { readonly axis?: number },
+): LazyArray<KnownIn<[X1, X2]>> {
   const fn = 'linalg.cross';
   const axis = checkOptions(fn, opts).axis ?? -1;
   const [a, b] = [atLeast(fn, x1, 1), atLeast(fn, x2, 1)];
@@ -125,7 +138,9 @@ export function cross(x1: ArrayLike, x2: ArrayLike, opts?: { readonly axis?: num
     outputs: [{ core: [3], dtype: resultType(a.dtype, b.dtype) }],
   });
   const nd = y!.ndim;
-  return moveaxis(y!, -1, axis < 0 ? nd + axis : Math.min(axis, nd - 1));
+  return moveaxis(y!, -1, axis < 0 ? nd + axis : Math.min(axis, nd - 1)) as LazyArray<
+    KnownIn<[X1, X2]>
+  >;
 }
 
 /**
@@ -134,7 +149,11 @@ export function cross(x1: ArrayLike, x2: ArrayLike, opts?: { readonly axis?: num
  * @example
  * linalg.vecdot(fromArray([[1, 2], [3, 4]]), fromArray([1, 1])).compute().toNested(); // [3, 7]
  */
-export function vecdot(x1: ArrayLike, x2: ArrayLike, opts?: { readonly axis?: number }): LazyArray {
+export function vecdot<X1 extends ArrayLike, X2 extends ArrayLike>(
+  x1: X1,
+  x2: X2,
+  opts?: { readonly axis?: number },
+): LazyArray<KnownIn<[X1, X2]>> {
   const fn = 'linalg.vecdot';
   const axis = checkOptions(fn, opts).axis ?? -1;
   const [a, b] = [atLeast(fn, x1, 1), atLeast(fn, x2, 1)];
@@ -149,5 +168,5 @@ export function vecdot(x1: ArrayLike, x2: ArrayLike, opts?: { readonly axis?: nu
       `${fn}: axis ${axis} has size ${pa.size} in ${formatTuple(a.shape)} but ${pb.size} in ${formatTuple(b.shape)}`,
     );
   }
-  return sum(multiply(a, b), { axis: neg });
+  return sum(multiply(a, b), { axis: neg }) as LazyArray<KnownIn<[X1, X2]>>;
 }

@@ -4,6 +4,7 @@
 import { checkOptions } from '../array/check-options.ts';
 import type { DType } from '../array/dtype.ts';
 import type { ArrayLike } from '../array/from-array.ts';
+import type { KnownIn } from '../array/known-shape.ts';
 import type { LazyArray } from '../array/lazy-array.ts';
 import { formatTuple, formatValue } from '../chunking/format.ts';
 import { ShapeError, ValueError } from '../errors.ts';
@@ -35,7 +36,7 @@ function rtolOf(fn: string, v: unknown, m: number, n: number, dtype: DType): num
  * @example
  * linalg.inv(fromArray([[2, 0], [0, 4]])).compute().toNested(); // [[0.5, 0], [0, 0.25]]
  */
-export function inv(x: ArrayLike): LazyArray {
+export function inv<X extends ArrayLike>(x: X): LazyArray<KnownIn<[X]>> {
   const fn = 'linalg.inv';
   const { a, n } = squareOf(fn, x);
   const [y] = coreApply({
@@ -44,7 +45,7 @@ export function inv(x: ArrayLike): LazyArray {
     inputs: [{ array: a, core: 2 }],
     outputs: [{ core: [n, n], dtype: floatOf(a.dtype) }],
   });
-  return y!;
+  return y! as LazyArray<KnownIn<[X]>>;
 }
 
 /**
@@ -54,7 +55,10 @@ export function inv(x: ArrayLike): LazyArray {
  * @example
  * linalg.solve(fromArray([[2, 0], [0, 4]]), fromArray([2, 8])).compute().toNested(); // [1, 2]
  */
-export function solve(x1: ArrayLike, x2: ArrayLike): LazyArray {
+export function solve<X1 extends ArrayLike, X2 extends ArrayLike>(
+  x1: X1,
+  x2: X2,
+): LazyArray<KnownIn<[X1, X2]>> {
   const fn = 'linalg.solve';
   const { a, n } = squareOf(fn, x1);
   const b0 = linalgInput(fn, x2, 1);
@@ -76,7 +80,7 @@ export function solve(x1: ArrayLike, x2: ArrayLike): LazyArray {
     ],
     outputs: [{ core: [n, k], dtype }],
   });
-  return vector ? squeeze(y!, { axis: -1 }) : y!;
+  return (vector ? squeeze(y!, { axis: -1 }) : y!) as LazyArray<KnownIn<[X1, X2]>>;
 }
 
 /**
@@ -84,7 +88,7 @@ export function solve(x1: ArrayLike, x2: ArrayLike): LazyArray {
  * @example
  * linalg.det(fromArray([[1, 2], [3, 4]])).compute().toNested(); // -2
  */
-export function det(x: ArrayLike): LazyArray {
+export function det<X extends ArrayLike>(x: X): LazyArray<KnownIn<[X]>> {
   const fn = 'linalg.det';
   const { a } = squareOf(fn, x);
   const [d] = coreApply({
@@ -93,13 +97,13 @@ export function det(x: ArrayLike): LazyArray {
     inputs: [{ array: a, core: 2 }],
     outputs: [{ core: [], dtype: floatOf(a.dtype) }],
   });
-  return d!;
+  return d! as LazyArray<KnownIn<[X]>>;
 }
 
 /** The result of linalg.slogdet: `det = sign · exp(logabsdet)`. */
-export interface SlogdetResult {
-  readonly sign: LazyArray;
-  readonly logabsdet: LazyArray;
+export interface SlogdetResult<Known extends boolean = boolean> {
+  readonly sign: LazyArray<Known>;
+  readonly logabsdet: LazyArray<Known>;
 }
 
 /**
@@ -108,7 +112,7 @@ export interface SlogdetResult {
  * @example
  * const { sign, logabsdet } = linalg.slogdet(fromArray([[1, 2], [3, 4]])); // -1, log 2
  */
-export function slogdet(x: ArrayLike): SlogdetResult {
+export function slogdet<X extends ArrayLike>(x: X): SlogdetResult<KnownIn<[X]>> {
   const fn = 'linalg.slogdet';
   const { a } = squareOf(fn, x);
   const dtype = floatOf(a.dtype);
@@ -121,7 +125,7 @@ export function slogdet(x: ArrayLike): SlogdetResult {
       { core: [], dtype },
     ],
   });
-  return { sign: sign!, logabsdet: logabsdet! };
+  return { sign: sign!, logabsdet: logabsdet! } as SlogdetResult<KnownIn<[X]>>;
 }
 
 /**
@@ -130,7 +134,7 @@ export function slogdet(x: ArrayLike): SlogdetResult {
  * @example
  * linalg.matrixPower(fromArray([[1, 1], [0, 1]]), 3).compute().toNested(); // [[1, 3], [0, 1]]
  */
-export function matrixPower(x: ArrayLike, n: number): LazyArray {
+export function matrixPower<X extends ArrayLike>(x: X, n: number): LazyArray<KnownIn<[X]>> {
   const fn = 'linalg.matrixPower';
   if (typeof n !== 'number' || !Number.isInteger(n)) {
     throw new ValueError(`${fn}: n ${formatValue(n)} is not an integer`);
@@ -143,7 +147,7 @@ export function matrixPower(x: ArrayLike, n: number): LazyArray {
     inputs: [{ array: a, core: 2 }],
     outputs: [{ core: [size, size], dtype: floatOf(a.dtype) }],
   });
-  return y!;
+  return y! as LazyArray<KnownIn<[X]>>;
 }
 
 /**
@@ -154,7 +158,7 @@ export function matrixPower(x: ArrayLike, n: number): LazyArray {
  * @example
  * linalg.sqrtm(fromArray([[4, 0], [0, 9]])).compute().toNested(); // [[2, 0], [0, 3]]
  */
-export function sqrtm(x: ArrayLike): LazyArray {
+export function sqrtm<X extends ArrayLike>(x: X): LazyArray<KnownIn<[X]>> {
   const fn = 'linalg.sqrtm';
   const { a, n } = squareOf(fn, x);
   const [y] = coreApply({
@@ -163,7 +167,7 @@ export function sqrtm(x: ArrayLike): LazyArray {
     inputs: [{ array: a, core: 2 }],
     outputs: [{ core: [n, n], dtype: floatOf(a.dtype) }],
   });
-  return y!;
+  return y! as LazyArray<KnownIn<[X]>>;
 }
 
 /** Options of pinv and matrixRank. */
@@ -177,7 +181,7 @@ export interface RtolOptions {
  * @example
  * linalg.pinv(fromArray([[1, 0], [0, 0]])).compute().toNested(); // [[1, 0], [0, 0]]
  */
-export function pinv(x: ArrayLike, opts?: RtolOptions): LazyArray {
+export function pinv<X extends ArrayLike>(x: X, opts?: RtolOptions): LazyArray<KnownIn<[X]>> {
   const fn = 'linalg.pinv';
   const { a, m, n } = matrixOf(fn, x);
   const dtype = floatOf(a.dtype);
@@ -188,7 +192,7 @@ export function pinv(x: ArrayLike, opts?: RtolOptions): LazyArray {
     inputs: [{ array: a, core: 2 }],
     outputs: [{ core: [n, m], dtype }],
   });
-  return y!;
+  return y! as LazyArray<KnownIn<[X]>>;
 }
 
 /**
@@ -196,7 +200,7 @@ export function pinv(x: ArrayLike, opts?: RtolOptions): LazyArray {
  * @example
  * linalg.matrixRank(fromArray([[1, 2], [2, 4]])).compute().toNested(); // 1
  */
-export function matrixRank(x: ArrayLike, opts?: RtolOptions): LazyArray {
+export function matrixRank<X extends ArrayLike>(x: X, opts?: RtolOptions): LazyArray<KnownIn<[X]>> {
   const fn = 'linalg.matrixRank';
   const { a, m, n } = matrixOf(fn, x);
   const [r] = coreApply({
@@ -206,19 +210,19 @@ export function matrixRank(x: ArrayLike, opts?: RtolOptions): LazyArray {
     inputs: [{ array: a, core: 2 }],
     outputs: [{ core: [], dtype: 'int32' }],
   });
-  return r!;
+  return r! as LazyArray<KnownIn<[X]>>;
 }
 
 /** The result of linalg.lstsq (NumPy's four values). */
-export interface LstsqResult {
+export interface LstsqResult<Known extends boolean = boolean> {
   /** The minimum-norm least-squares solution: [n] or [n, k]. */
-  readonly x: LazyArray;
+  readonly x: LazyArray<Known>;
   /** Squared 2-norms of `b - a x` per column: [1] for a 1-d b, else [k]. */
-  readonly residuals: LazyArray;
+  readonly residuals: LazyArray<Known>;
   /** The effective rank of `a` (int32, 0-d). */
-  readonly rank: LazyArray;
+  readonly rank: LazyArray<Known>;
   /** The singular values of `a`, descending: [min(m, n)]. */
-  readonly s: LazyArray;
+  readonly s: LazyArray<Known>;
 }
 
 /**
@@ -230,7 +234,11 @@ export interface LstsqResult {
  * @example
  * const { x, residuals, rank, s } = linalg.lstsq(a, b); // a: [1e6, 10] in row blocks
  */
-export function lstsq(a: ArrayLike, b: ArrayLike, opts?: { readonly rcond?: number }): LstsqResult {
+export function lstsq<A extends ArrayLike, B extends ArrayLike>(
+  a: A,
+  b: B,
+  opts?: { readonly rcond?: number },
+): LstsqResult<KnownIn<[A, B]>> {
   const fn = 'linalg.lstsq';
   const A = linalgInput(fn, a, 2);
   if (A.ndim !== 2) throw new ShapeError(`${fn}: a must be 2-d, got shape ${formatTuple(A.shape)}`);
@@ -264,5 +272,10 @@ export function lstsq(a: ArrayLike, b: ArrayLike, opts?: { readonly rcond?: numb
   });
   const resid = subtract(B, matmul(A, x!));
   const residuals = sum(multiply(resid, resid), { axis: 0 });
-  return { x: vector ? squeeze(x!, { axis: -1 }) : x!, residuals, rank: rank!, s: s! };
+  return {
+    x: vector ? squeeze(x!, { axis: -1 }) : x!,
+    residuals,
+    rank: rank!,
+    s: s!,
+  } as LstsqResult<KnownIn<[A, B]>>;
 }

@@ -3,6 +3,7 @@
 
 import { resultType } from '../array/dtype.ts';
 import { type ArrayLike, asLazy } from '../array/from-array.ts';
+import type { KnownIn } from '../array/known-shape.ts';
 import { LazyArray } from '../array/lazy-array.ts';
 import type { EinsumParams } from '../backends/cpu-js/linalg/einsum.ts';
 import type { MatmulParams } from '../backends/cpu-js/linalg/matmul.ts';
@@ -27,8 +28,14 @@ const letter = (k: number): string => String.fromCharCode(0x100 + k);
  * matmul(a, b); // [2, 3] @ [3, 4] -> [2, 4]
  * matmul(batch, v); // [5, 2, 3] @ [3] -> [5, 2]
  */
-export function matmul(a: ArrayLike, b: ArrayLike, opts?: CallOptions): LazyArray {
-  return withCallBackend('matmul', opts?.backend, () => matmulOf(a, b));
+export function matmul<A extends ArrayLike, B extends ArrayLike>(
+  a: A,
+  b: B,
+  opts?: CallOptions,
+): LazyArray<KnownIn<[A, B]>> {
+  return withCallBackend('matmul', opts?.backend, () => matmulOf(a, b)) as LazyArray<
+    KnownIn<[A, B]>
+  >;
 }
 
 /**
@@ -136,8 +143,14 @@ export interface TensordotOptions {
  * tensordot(a, b, { axes: 1 }); // [2, 3] x [3, 4] -> [2, 4]
  * tensordot(a, b, { axes: [[0], [1]] }); // [3, 2] x [4, 3] -> [2, 4]
  */
-export function tensordot(a: ArrayLike, b: ArrayLike, opts: TensordotOptions = {}): LazyArray {
-  return withCallBackend('tensordot', opts.backend, () => tensordotOf(a, b, opts));
+export function tensordot<A extends ArrayLike, B extends ArrayLike>(
+  a: A,
+  b: B,
+  opts: TensordotOptions = {},
+): LazyArray<KnownIn<[A, B]>> {
+  return withCallBackend('tensordot', opts.backend, () => tensordotOf(a, b, opts)) as LazyArray<
+    KnownIn<[A, B]>
+  >;
 }
 
 function tensordotOf(a: ArrayLike, b: ArrayLike, opts: TensordotOptions): LazyArray {

@@ -5,6 +5,7 @@
 import { checkOptions, optionalBoolean } from '../array/check-options.ts';
 import { isFloat } from '../array/dtype.ts';
 import { type ArrayLike, asLazy } from '../array/from-array.ts';
+import type { KnownIn } from '../array/known-shape.ts';
 import type { LazyArray } from '../array/lazy-array.ts';
 import { formatTuple, formatValue } from '../chunking/format.ts';
 import { withCallBackend } from '../dispatch/with-backend.ts';
@@ -67,9 +68,12 @@ const validSum = (a: LazyArray, inner: ReductionOptions): LazyArray =>
  * @example
  * await compute(nansum(fromArray([1, Number.NaN, 3]))); // 4
  */
-export function nansum(x: ArrayLike, opts: ReductionOptions = {}): LazyArray {
+export function nansum<X extends ArrayLike>(
+  x: X,
+  opts: ReductionOptions = {},
+): LazyArray<KnownIn<[X]>> {
   const { a, inner } = prepare('nansum', x, opts);
-  return sum(isFloat(a.dtype) ? fillNaN(a, 0) : a, inner);
+  return sum(isFloat(a.dtype) ? fillNaN(a, 0) : a, inner) as LazyArray<KnownIn<[X]>>;
 }
 
 /**
@@ -77,9 +81,12 @@ export function nansum(x: ArrayLike, opts: ReductionOptions = {}): LazyArray {
  * @example
  * await compute(nanprod(fromArray([2, Number.NaN, 3]))); // 6
  */
-export function nanprod(x: ArrayLike, opts: ReductionOptions = {}): LazyArray {
+export function nanprod<X extends ArrayLike>(
+  x: X,
+  opts: ReductionOptions = {},
+): LazyArray<KnownIn<[X]>> {
   const { a, inner } = prepare('nanprod', x, opts);
-  return prod(isFloat(a.dtype) ? fillNaN(a, 1) : a, inner);
+  return prod(isFloat(a.dtype) ? fillNaN(a, 1) : a, inner) as LazyArray<KnownIn<[X]>>;
 }
 
 /**
@@ -90,9 +97,12 @@ export function nanprod(x: ArrayLike, opts: ReductionOptions = {}): LazyArray {
  * @example
  * await compute(nanmean(fromArray([1, Number.NaN, 3]))); // 2
  */
-export function nanmean(x: ArrayLike, opts: ReductionOptions = {}): LazyArray {
+export function nanmean<X extends ArrayLike>(
+  x: X,
+  opts: ReductionOptions = {},
+): LazyArray<KnownIn<[X]>> {
   const { a, axes, inner } = prepare('nanmean', x, opts);
-  if (!isFloat(a.dtype)) return mean(a, inner);
+  if (!isFloat(a.dtype)) return mean(a, inner) as LazyArray<KnownIn<[X]>>;
   if (a.device === 'cpu' && a.dtype !== 'float16') {
     // one pass: a 'nanmean' reducer keeps per-element sums and counts up the tree
     const splitEvery = normalizeSplitEvery('nanmean', opts.splitEvery, a.ndim);
@@ -100,9 +110,11 @@ export function nanmean(x: ArrayLike, opts: ReductionOptions = {}): LazyArray {
     const params = { op: 'nanmean', axes, dtype: a.dtype } as const;
     return withCallBackend('nanmean', opts.backend, () =>
       reduction({ fn: 'nanmean', x: a, axes, keepdims, splitEvery, dtype: a.dtype, params }),
-    );
+    ) as LazyArray<KnownIn<[X]>>;
   }
-  return astype(divide(validSum(a, inner), countValid(a, inner)), a.dtype);
+  return astype(divide(validSum(a, inner), countValid(a, inner)), a.dtype) as LazyArray<
+    KnownIn<[X]>
+  >;
 }
 
 function nanMoments(fn: 'nanvar' | 'nanstd', x: ArrayLike, opts: MomentOptions): LazyArray {
@@ -131,8 +143,11 @@ function nanMoments(fn: 'nanvar' | 'nanstd', x: ArrayLike, opts: MomentOptions):
  * @example
  * await compute(nanvar(fromArray([1, Number.NaN, 3]))); // 1
  */
-export function nanvar(x: ArrayLike, opts: MomentOptions = {}): LazyArray {
-  return nanMoments('nanvar', x, opts);
+export function nanvar<X extends ArrayLike>(
+  x: X,
+  opts: MomentOptions = {},
+): LazyArray<KnownIn<[X]>> {
+  return nanMoments('nanvar', x, opts) as LazyArray<KnownIn<[X]>>;
 }
 
 /**
@@ -140,8 +155,11 @@ export function nanvar(x: ArrayLike, opts: MomentOptions = {}): LazyArray {
  * @example
  * await compute(nanstd(fromArray([1, Number.NaN, 3]), { correction: 1 })); // 1.4142…
  */
-export function nanstd(x: ArrayLike, opts: MomentOptions = {}): LazyArray {
-  return nanMoments('nanstd', x, opts);
+export function nanstd<X extends ArrayLike>(
+  x: X,
+  opts: MomentOptions = {},
+): LazyArray<KnownIn<[X]>> {
+  return nanMoments('nanstd', x, opts) as LazyArray<KnownIn<[X]>>;
 }
 
 /** NumPy raises for nanmin/nanmax/nanarg* over zero elements, as for min/max. */
@@ -170,8 +188,11 @@ function nanExtreme(fn: 'nanmin' | 'nanmax', x: ArrayLike, opts: ReductionOption
  * @example
  * await compute(nanmin(fromArray([3, Number.NaN, 1]))); // 1
  */
-export function nanmin(x: ArrayLike, opts: ReductionOptions = {}): LazyArray {
-  return nanExtreme('nanmin', x, opts);
+export function nanmin<X extends ArrayLike>(
+  x: X,
+  opts: ReductionOptions = {},
+): LazyArray<KnownIn<[X]>> {
+  return nanExtreme('nanmin', x, opts) as LazyArray<KnownIn<[X]>>;
 }
 
 /**
@@ -179,8 +200,11 @@ export function nanmin(x: ArrayLike, opts: ReductionOptions = {}): LazyArray {
  * @example
  * await compute(nanmax(fromArray([3, Number.NaN, 1]))); // 3
  */
-export function nanmax(x: ArrayLike, opts: ReductionOptions = {}): LazyArray {
-  return nanExtreme('nanmax', x, opts);
+export function nanmax<X extends ArrayLike>(
+  x: X,
+  opts: ReductionOptions = {},
+): LazyArray<KnownIn<[X]>> {
+  return nanExtreme('nanmax', x, opts) as LazyArray<KnownIn<[X]>>;
 }
 
 function nanArg(fn: 'nanargmin' | 'nanargmax', x: ArrayLike, opts: ArgReductionOptions) {
@@ -206,8 +230,11 @@ function nanArg(fn: 'nanargmin' | 'nanargmax', x: ArrayLike, opts: ArgReductionO
  * @example
  * await compute(nanargmin(fromArray([3, Number.NaN, 1]))); // 2
  */
-export function nanargmin(x: ArrayLike, opts: ArgReductionOptions = {}): LazyArray {
-  return nanArg('nanargmin', x, opts);
+export function nanargmin<X extends ArrayLike>(
+  x: X,
+  opts: ArgReductionOptions = {},
+): LazyArray<KnownIn<[X]>> {
+  return nanArg('nanargmin', x, opts) as LazyArray<KnownIn<[X]>>;
 }
 
 /**
@@ -216,6 +243,9 @@ export function nanargmin(x: ArrayLike, opts: ArgReductionOptions = {}): LazyArr
  * @example
  * await compute(nanargmax(fromArray([3, Number.NaN, 1]))); // 0
  */
-export function nanargmax(x: ArrayLike, opts: ArgReductionOptions = {}): LazyArray {
-  return nanArg('nanargmax', x, opts);
+export function nanargmax<X extends ArrayLike>(
+  x: X,
+  opts: ArgReductionOptions = {},
+): LazyArray<KnownIn<[X]>> {
+  return nanArg('nanargmax', x, opts) as LazyArray<KnownIn<[X]>>;
 }

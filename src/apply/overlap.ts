@@ -2,6 +2,7 @@
 // from their neighbours and a boundary rule, a user kernel run on them, the halos trimmed.
 
 import { type ArrayLike, asLazy } from '../array/from-array.ts';
+import type { KnownIn } from '../array/known-shape.ts';
 import { LazyArray } from '../array/lazy-array.ts';
 import { formatTuple } from '../chunking/format.ts';
 import {
@@ -111,8 +112,12 @@ function overlapLayer(x: LazyArray, depths: readonly AxisDepth[], bounds: readon
  * const x = arange(8, { chunks: 4 });
  * overlap(x, 1, 'periodic').chunks; // [[6, 6]]: block 0 is [7, 0, 1, 2, 3, 4]
  */
-export function overlap(x: ArrayLike, depth: DepthSpec, boundary?: BoundarySpec): LazyArray {
-  return overlapFor('overlap', asLazy(x), depth, boundary);
+export function overlap<X extends ArrayLike>(
+  x: X,
+  depth: DepthSpec,
+  boundary?: BoundarySpec,
+): LazyArray<KnownIn<[X]>> {
+  return overlapFor('overlap', asLazy(x), depth, boundary) as LazyArray<KnownIn<[X]>>;
 }
 
 /** overlap on behalf of `fn` (its name starts the messages). */
@@ -150,8 +155,12 @@ export function overlapRules(
  * const y = overlap(x, { 0: 2 }, 'reflect');
  * trimOverlap(y, { 0: 2 }, 'reflect').chunks; // x.chunks
  */
-export function trimOverlap(x: ArrayLike, depth: DepthSpec, boundary?: BoundarySpec): LazyArray {
-  return trimFor('trimOverlap', asLazy(x), depth, boundary);
+export function trimOverlap<X extends ArrayLike>(
+  x: X,
+  depth: DepthSpec,
+  boundary?: BoundarySpec,
+): LazyArray<KnownIn<[X]>> {
+  return trimFor('trimOverlap', asLazy(x), depth, boundary) as LazyArray<KnownIn<[X]>>;
 }
 
 function trimFor(fn: string, a: LazyArray, depth: DepthSpec, boundary?: BoundarySpec) {

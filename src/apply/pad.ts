@@ -3,6 +3,7 @@
 
 import { full } from '../array/creation.ts';
 import { type ArrayLike, asLazy } from '../array/from-array.ts';
+import type { KnownIn } from '../array/known-shape.ts';
 import type { LazyArray } from '../array/lazy-array.ts';
 import { formatValue } from '../chunking/format.ts';
 import { regularChunks } from '../chunking/normalize.ts';
@@ -109,9 +110,13 @@ function edgePiece(
  * @example
  * pad(fromArray([1, 2, 3], { chunks: 2 }), [2, 1], { mode: 'reflect' }).compute(); // [3, 2, 1, 2, 3, 2]
  */
-export function pad(x: ArrayLike, widths: PadWidths, opts: PadOptions = {}): LazyArray {
+export function pad<X extends ArrayLike>(
+  x: X,
+  widths: PadWidths,
+  opts: PadOptions = {},
+): LazyArray<KnownIn<[X]>> {
   const fn = 'pad';
-  const a = asLazy(x, fn);
+  const a: LazyArray = asLazy(x, fn);
   const mode = opts.mode ?? 'constant';
   if (mode !== 'constant' && !Object.hasOwn(RULES, mode)) {
     throw new ValueError(
@@ -124,7 +129,7 @@ export function pad(x: ArrayLike, widths: PadWidths, opts: PadOptions = {}): Laz
   if (a.chunks.some((c) => c.includes(null))) {
     throw new ChunkError(`${fn}: x has unknown chunk sizes; call computeChunkSizes(x) first`);
   }
-  let y = a;
+  let y: LazyArray = a;
   w.forEach(([before, after], axis) => {
     if (before === 0 && after === 0) return;
     if (y.shape[axis] === 0 && mode !== 'constant') {
@@ -136,5 +141,5 @@ export function pad(x: ArrayLike, widths: PadWidths, opts: PadOptions = {}): Laz
     if (after > 0) parts.push(edgePiece(y, axis, after, 1, mode, values[axis]![1]));
     y = concat(parts, { axis });
   });
-  return y;
+  return y as LazyArray<KnownIn<[X]>>;
 }

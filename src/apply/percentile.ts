@@ -4,6 +4,7 @@
 import { checkOptions, optionalBoolean } from '../array/check-options.ts';
 import { type DType, isFloat } from '../array/dtype.ts';
 import { type ArrayLike, asLazy } from '../array/from-array.ts';
+import type { KnownIn } from '../array/known-shape.ts';
 import { LazyArray } from '../array/lazy-array.ts';
 import type { QuantileBlockParams } from '../backends/cpu-js/reduce/quantile.ts';
 import {
@@ -190,12 +191,12 @@ const qCall = (
  * @example
  * await compute(percentile(fromArray([1, 2, 3, 4]), 50)); // 2.5
  */
-export function percentile(
-  x: ArrayLike,
+export function percentile<X extends ArrayLike>(
+  x: X,
   q: number | readonly number[],
   opts: QuantileOptions = {},
-): LazyArray {
-  return qCall('percentile', x, q, 100, false, opts);
+): LazyArray<KnownIn<[X]>> {
+  return qCall('percentile', x, q, 100, false, opts) as LazyArray<KnownIn<[X]>>;
 }
 
 /**
@@ -203,12 +204,12 @@ export function percentile(
  * @example
  * await compute(quantile(fromArray([[1, 2], [3, 5]]), [0, 0.5], { axis: 1 })); // [[1, 3], [1.5, 4]]
  */
-export function quantile(
-  x: ArrayLike,
+export function quantile<X extends ArrayLike>(
+  x: X,
   q: number | readonly number[],
   opts: QuantileOptions = {},
-): LazyArray {
-  return qCall('quantile', x, q, 1, false, opts);
+): LazyArray<KnownIn<[X]>> {
+  return qCall('quantile', x, q, 1, false, opts) as LazyArray<KnownIn<[X]>>;
 }
 
 /**
@@ -216,8 +217,14 @@ export function quantile(
  * @example
  * await compute(median(fromArray([3, 1, 4, 1, 5]))); // 3
  */
-export function median(x: ArrayLike, opts: Omit<QuantileOptions, 'method'> = {}): LazyArray {
-  return qCall('median', x, 0.5, 1, false, { ...checkOptions('median', opts), method: 'linear' });
+export function median<X extends ArrayLike>(
+  x: X,
+  opts: Omit<QuantileOptions, 'method'> = {},
+): LazyArray<KnownIn<[X]>> {
+  return qCall('median', x, 0.5, 1, false, {
+    ...checkOptions('median', opts),
+    method: 'linear',
+  }) as LazyArray<KnownIn<[X]>>;
 }
 
 /**
@@ -225,12 +232,12 @@ export function median(x: ArrayLike, opts: Omit<QuantileOptions, 'method'> = {})
  * @example
  * await compute(nanpercentile(fromArray([1, Number.NaN, 3]), 50)); // 2
  */
-export function nanpercentile(
-  x: ArrayLike,
+export function nanpercentile<X extends ArrayLike>(
+  x: X,
   q: number | readonly number[],
   opts: QuantileOptions = {},
-): LazyArray {
-  return qCall('nanpercentile', x, q, 100, true, opts);
+): LazyArray<KnownIn<[X]>> {
+  return qCall('nanpercentile', x, q, 100, true, opts) as LazyArray<KnownIn<[X]>>;
 }
 
 /**
@@ -238,12 +245,12 @@ export function nanpercentile(
  * @example
  * await compute(nanquantile(fromArray([1, Number.NaN, 3]), 0.5)); // 2
  */
-export function nanquantile(
-  x: ArrayLike,
+export function nanquantile<X extends ArrayLike>(
+  x: X,
   q: number | readonly number[],
   opts: QuantileOptions = {},
-): LazyArray {
-  return qCall('nanquantile', x, q, 1, true, opts);
+): LazyArray<KnownIn<[X]>> {
+  return qCall('nanquantile', x, q, 1, true, opts) as LazyArray<KnownIn<[X]>>;
 }
 
 /**
@@ -251,9 +258,12 @@ export function nanquantile(
  * @example
  * await compute(nanmedian(fromArray([1, Number.NaN, 3, 4]))); // 3
  */
-export function nanmedian(x: ArrayLike, opts: Omit<QuantileOptions, 'method'> = {}): LazyArray {
+export function nanmedian<X extends ArrayLike>(
+  x: X,
+  opts: Omit<QuantileOptions, 'method'> = {},
+): LazyArray<KnownIn<[X]>> {
   return qCall('nanmedian', x, 0.5, 1, true, {
     ...checkOptions('nanmedian', opts),
     method: 'linear',
-  });
+  }) as LazyArray<KnownIn<[X]>>;
 }

@@ -4,6 +4,7 @@
 import { checkOptions } from '../array/check-options.ts';
 import { itemsize } from '../array/dtype.ts';
 import { type ArrayLike, asLazy } from '../array/from-array.ts';
+import type { KnownIn } from '../array/known-shape.ts';
 import { LazyArray } from '../array/lazy-array.ts';
 import type { MergePiece } from '../backends/cpu-js/layout/gather.ts';
 import { formatTuple, formatValue } from '../chunking/format.ts';
@@ -153,11 +154,11 @@ function checkUnknownAxes(a: LazyArray, spec: ChunkSpec | Chunks): void {
  * const x = zeros([100, 100], { chunks: [10, 100] });
  * rechunk(x, [100, 10]).numBlocks; // [1, 10]
  */
-export function rechunk(
-  x: ArrayLike,
+export function rechunk<X extends ArrayLike>(
+  x: X,
   chunks: ChunkSpec | Chunks,
   rechunkOpts?: RechunkOptions,
-): LazyArray {
+): LazyArray<KnownIn<[X]>> {
   const opts = checkOptions('rechunk', rechunkOpts);
   const a = asLazy(x, 'rechunk');
   checkUnknownAxes(a, chunks);

@@ -4,6 +4,7 @@
 import { checkOptions, optionalBoolean } from '../array/check-options.ts';
 import { checkDType, type DType, isFloat, kindOf } from '../array/dtype.ts';
 import { type ArrayLike, asLazy } from '../array/from-array.ts';
+import type { KnownIn } from '../array/known-shape.ts';
 import type { LazyArray } from '../array/lazy-array.ts';
 import type { MonoidOp } from '../backends/cpu-js/reduce/reduce-monoid.ts';
 import { chunkOffsets } from '../chunking/blocks.ts';
@@ -126,8 +127,13 @@ function monoidReduction(
  * @example
  * await compute(sum(fromArray([[1, 2], [3, 4]]), { axis: 0 })); // [4, 6]
  */
-export function sum(x: ArrayLike, opts: DTypeReductionOptions = {}): LazyArray {
-  return monoidReduction('sum', 'sum', x, opts, (d, g) => g ?? sumDType(d));
+export function sum<X extends ArrayLike>(
+  x: X,
+  opts: DTypeReductionOptions = {},
+): LazyArray<KnownIn<[X]>> {
+  return monoidReduction('sum', 'sum', x, opts, (d, g) => g ?? sumDType(d)) as LazyArray<
+    KnownIn<[X]>
+  >;
 }
 
 /**
@@ -135,8 +141,13 @@ export function sum(x: ArrayLike, opts: DTypeReductionOptions = {}): LazyArray {
  * @example
  * await compute(prod(fromArray([1, 2, 3, 4]))); // 24
  */
-export function prod(x: ArrayLike, opts: DTypeReductionOptions = {}): LazyArray {
-  return monoidReduction('prod', 'prod', x, opts, (d, g) => g ?? sumDType(d));
+export function prod<X extends ArrayLike>(
+  x: X,
+  opts: DTypeReductionOptions = {},
+): LazyArray<KnownIn<[X]>> {
+  return monoidReduction('prod', 'prod', x, opts, (d, g) => g ?? sumDType(d)) as LazyArray<
+    KnownIn<[X]>
+  >;
 }
 
 /**
@@ -144,13 +155,16 @@ export function prod(x: ArrayLike, opts: DTypeReductionOptions = {}): LazyArray 
  * @example
  * await compute(mean(fromArray([1, 2, 3, 4]))); // 2.5
  */
-export function mean(x: ArrayLike, opts: DTypeReductionOptions = {}): LazyArray {
+export function mean<X extends ArrayLike>(
+  x: X,
+  opts: DTypeReductionOptions = {},
+): LazyArray<KnownIn<[X]>> {
   return monoidReduction('mean', 'mean', x, opts, (d, g) => {
     if (g !== undefined && !isFloat(g)) {
       throw new DTypeError(`mean: dtype '${g}' must be a floating dtype`);
     }
     return g ?? (isFloat(d) ? d : 'float64');
-  });
+  }) as LazyArray<KnownIn<[X]>>;
 }
 
 /**
@@ -158,14 +172,17 @@ export function mean(x: ArrayLike, opts: DTypeReductionOptions = {}): LazyArray 
  * @example
  * await compute(min(fromArray([3, 1, 2]))); // 1
  */
-export function min(x: ArrayLike, opts: ReductionOptions = {}): LazyArray {
+export function min<X extends ArrayLike>(
+  x: X,
+  opts: ReductionOptions = {},
+): LazyArray<KnownIn<[X]>> {
   return monoidReduction(
     'min',
     'min',
     x,
     { ...checkOptions('min', opts), dtype: undefined },
     (d) => d,
-  );
+  ) as LazyArray<KnownIn<[X]>>;
 }
 
 /**
@@ -173,14 +190,17 @@ export function min(x: ArrayLike, opts: ReductionOptions = {}): LazyArray {
  * @example
  * await compute(max(fromArray([3, 1, 2]))); // 3
  */
-export function max(x: ArrayLike, opts: ReductionOptions = {}): LazyArray {
+export function max<X extends ArrayLike>(
+  x: X,
+  opts: ReductionOptions = {},
+): LazyArray<KnownIn<[X]>> {
   return monoidReduction(
     'max',
     'max',
     x,
     { ...checkOptions('max', opts), dtype: undefined },
     (d) => d,
-  );
+  ) as LazyArray<KnownIn<[X]>>;
 }
 
 /**
@@ -188,14 +208,17 @@ export function max(x: ArrayLike, opts: ReductionOptions = {}): LazyArray {
  * @example
  * await compute(any(fromArray([0, 0, 1]))); // true
  */
-export function any(x: ArrayLike, opts: ReductionOptions = {}): LazyArray {
+export function any<X extends ArrayLike>(
+  x: X,
+  opts: ReductionOptions = {},
+): LazyArray<KnownIn<[X]>> {
   return monoidReduction(
     'any',
     'any',
     x,
     { ...checkOptions('any', opts), dtype: undefined },
     () => 'bool',
-  );
+  ) as LazyArray<KnownIn<[X]>>;
 }
 
 /**
@@ -203,14 +226,17 @@ export function any(x: ArrayLike, opts: ReductionOptions = {}): LazyArray {
  * @example
  * await compute(all(fromArray([1, 2, 0]))); // false
  */
-export function all(x: ArrayLike, opts: ReductionOptions = {}): LazyArray {
+export function all<X extends ArrayLike>(
+  x: X,
+  opts: ReductionOptions = {},
+): LazyArray<KnownIn<[X]>> {
   return monoidReduction(
     'all',
     'all',
     x,
     { ...checkOptions('all', opts), dtype: undefined },
     () => 'bool',
-  );
+  ) as LazyArray<KnownIn<[X]>>;
 }
 
 function moments(fn: 'var' | 'std', x: ArrayLike, opts: MomentOptions): LazyArray {
@@ -237,8 +263,11 @@ function moments(fn: 'var' | 'std', x: ArrayLike, opts: MomentOptions): LazyArra
  * @example
  * await compute(variance(fromArray([1, 2, 3, 4]))); // 1.25
  */
-export function variance(x: ArrayLike, opts: MomentOptions = {}): LazyArray {
-  return moments('var', x, opts);
+export function variance<X extends ArrayLike>(
+  x: X,
+  opts: MomentOptions = {},
+): LazyArray<KnownIn<[X]>> {
+  return moments('var', x, opts) as LazyArray<KnownIn<[X]>>;
 }
 
 /**
@@ -246,8 +275,8 @@ export function variance(x: ArrayLike, opts: MomentOptions = {}): LazyArray {
  * @example
  * await compute(std(fromArray([1, 2, 3, 4]), { correction: 1 })); // 1.2909944…
  */
-export function std(x: ArrayLike, opts: MomentOptions = {}): LazyArray {
-  return moments('std', x, opts);
+export function std<X extends ArrayLike>(x: X, opts: MomentOptions = {}): LazyArray<KnownIn<[X]>> {
+  return moments('std', x, opts) as LazyArray<KnownIn<[X]>>;
 }
 
 function argReduction(fn: 'argmin' | 'argmax', x: ArrayLike, opts: ArgReductionOptions): LazyArray {
@@ -289,8 +318,11 @@ function argReduction(fn: 'argmin' | 'argmax', x: ArrayLike, opts: ArgReductionO
  * @example
  * await compute(argmin(fromArray([[3, 1], [0, 5]]))); // 2
  */
-export function argmin(x: ArrayLike, opts: ArgReductionOptions = {}): LazyArray {
-  return argReduction('argmin', x, opts);
+export function argmin<X extends ArrayLike>(
+  x: X,
+  opts: ArgReductionOptions = {},
+): LazyArray<KnownIn<[X]>> {
+  return argReduction('argmin', x, opts) as LazyArray<KnownIn<[X]>>;
 }
 
 /**
@@ -298,8 +330,11 @@ export function argmin(x: ArrayLike, opts: ArgReductionOptions = {}): LazyArray 
  * @example
  * await compute(argmax(fromArray([[3, 1], [0, 5]]), { axis: 1 })); // [0, 1]
  */
-export function argmax(x: ArrayLike, opts: ArgReductionOptions = {}): LazyArray {
-  return argReduction('argmax', x, opts);
+export function argmax<X extends ArrayLike>(
+  x: X,
+  opts: ArgReductionOptions = {},
+): LazyArray<KnownIn<[X]>> {
+  return argReduction('argmax', x, opts) as LazyArray<KnownIn<[X]>>;
 }
 
 export { variance as var };

@@ -2,6 +2,7 @@
 // The input is rechunked only on axes that need it; each output block reshapes one input block.
 
 import { type ArrayLike, asLazy } from '../array/from-array.ts';
+import type { KnownIn } from '../array/known-shape.ts';
 import { LazyArray } from '../array/lazy-array.ts';
 import { formatTuple, formatValue } from '../chunking/format.ts';
 import { planReshape } from '../chunking/reshape-plan.ts';
@@ -16,7 +17,10 @@ import { rechunk } from './rechunk.ts';
  * const x = fromArray(new Float64Array(24), { shape: [6, 4], chunks: [2, 4] });
  * reshape(x, [-1]).chunks; // [[8, 8, 8]], no rechunk
  */
-export function reshape(x: ArrayLike, shape: readonly number[]): LazyArray {
+export function reshape<X extends ArrayLike>(
+  x: X,
+  shape: readonly number[],
+): LazyArray<KnownIn<[X]>> {
   const a = asLazy(x, 'reshape');
   const inShape = a.shape;
   if (inShape.some((n) => n === null)) {
@@ -28,7 +32,7 @@ export function reshape(x: ArrayLike, shape: readonly number[]): LazyArray {
   const outShape = resolveShape(shape, known);
   if (outShape.length === known.length && outShape.every((n, i) => n === known[i])) return a;
   const size = outShape.reduce((p, n) => p * n, 1);
-  if (size === 0) return reshapeEmpty(a, outShape);
+  if (size === 0) return reshapeEmpty(a, outShape) as LazyArray<KnownIn<[X]>>;
   const plan = planReshape(known, outShape, a.chunks as number[][]);
   const same = plan.inChunks.every(
     (c, ax) => c.length === a.chunks[ax]!.length && c.every((s, i) => s === a.chunks[ax]![i]),

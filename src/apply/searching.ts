@@ -6,6 +6,7 @@ import { checkOptions } from '../array/check-options.ts';
 import { arange } from '../array/creation.ts';
 import { isInteger } from '../array/dtype.ts';
 import { type ArrayLike, asLazy } from '../array/from-array.ts';
+import type { KnownIn } from '../array/known-shape.ts';
 import { LazyArray } from '../array/lazy-array.ts';
 import { broadcastShapes } from '../chunking/broadcast.ts';
 import { formatValue } from '../chunking/format.ts';
@@ -66,9 +67,13 @@ export interface SearchsortedOptions {
  * @example
  * searchsorted(fromArray([1, 2, 2, 3], { chunks: 2 }), fromArray([2, 5]), { side: 'right' }); // [3, 4]
  */
-export function searchsorted(x1: ArrayLike, x2: ArrayLike, opts?: SearchsortedOptions): LazyArray {
+export function searchsorted<X1 extends ArrayLike, X2 extends ArrayLike>(
+  x1: X1,
+  x2: X2,
+  opts?: SearchsortedOptions,
+): LazyArray<KnownIn<[X1, X2]>> {
   const o = checkOptions('searchsorted', opts);
-  let a = asLazy(x1, 'searchsorted');
+  let a: LazyArray = asLazy(x1, 'searchsorted');
   const v = asLazy(x2, 'searchsorted');
   if (a.ndim !== 1) {
     throw new ShapeError(`searchsorted: x1 must be 1-D, got shape ${formatValue(a.shape)}`);
@@ -94,7 +99,7 @@ export function searchsorted(x1: ArrayLike, x2: ArrayLike, opts?: SearchsortedOp
       params: { right: side === 'right' },
     }),
   });
-  return sum(new LazyArray(counts), { axis: 0, dtype: 'int32' });
+  return sum(new LazyArray(counts), { axis: 0, dtype: 'int32' }) as LazyArray<KnownIn<[X1, X2]>>;
 }
 
 /**
@@ -104,11 +109,11 @@ export function searchsorted(x1: ArrayLike, x2: ArrayLike, opts?: SearchsortedOp
  * const x = fromArray([[3, 1, 2]]);
  * takeAlongAxis(x, argsort(x), { axis: 1 }); // [[1, 2, 3]]
  */
-export function takeAlongAxis(
-  x: ArrayLike,
-  indices: ArrayLike,
+export function takeAlongAxis<X extends ArrayLike, I extends ArrayLike>(
+  x: X,
+  indices: I,
   opts?: { axis?: number },
-): LazyArray {
+): LazyArray<KnownIn<[X, I]>> {
   const o = checkOptions('takeAlongAxis', opts);
   const a = asLazy(x, 'takeAlongAxis');
   const idx = asLazy(indices, 'takeAlongAxis');

@@ -5,6 +5,7 @@
 import { checkOptions, optionalBoolean } from '../array/check-options.ts';
 import { isFloat, isInteger } from '../array/dtype.ts';
 import { type ArrayLike, asLazy } from '../array/from-array.ts';
+import type { KnownIn } from '../array/known-shape.ts';
 import { LazyArray } from '../array/lazy-array.ts';
 import { chunkOffsets } from '../chunking/blocks.ts';
 import { formatValue } from '../chunking/format.ts';
@@ -114,12 +115,12 @@ function mergeLevel(prev: Layer, p: Plan, withIndices: boolean): Layer {
  * sort(fromArray([3, 1, 2], { chunks: 2 })); // [1, 2, 3]
  * sort(fromArray([[3, 1], [0, 5]]), { axis: 0, descending: true }); // [[3, 5], [0, 1]]
  */
-export function sort(x: ArrayLike, opts?: SortOptions): LazyArray {
+export function sort<X extends ArrayLike>(x: X, opts?: SortOptions): LazyArray<KnownIn<[X]>> {
   const p = plan('sort', x, opts);
   const out = new LazyArray(sortedLayer(p, false));
   const y = rechunk(out, p.a.chunks as Chunks);
   const given = asLazy(x, 'sort');
-  return given.dtype === p.a.dtype ? y : astype(y, given.dtype);
+  return (given.dtype === p.a.dtype ? y : astype(y, given.dtype)) as LazyArray<KnownIn<[X]>>;
 }
 
 /**
@@ -128,7 +129,7 @@ export function sort(x: ArrayLike, opts?: SortOptions): LazyArray {
  * @example
  * argsort(fromArray([3, 1, 2, 1])); // [1, 3, 2, 0]
  */
-export function argsort(x: ArrayLike, opts?: SortOptions): LazyArray {
+export function argsort<X extends ArrayLike>(x: X, opts?: SortOptions): LazyArray<KnownIn<[X]>> {
   const p = plan('argsort', x, opts);
   const tuple = sortedLayer(p, true);
   const picked = defineLayer({
@@ -139,5 +140,5 @@ export function argsort(x: ArrayLike, opts?: SortOptions): LazyArray {
     dtype: 'int32',
     task: (b) => ({ kernel: 'pick', inputs: [[0, b]], params: { index: 1 } }),
   });
-  return rechunk(new LazyArray(picked), p.a.chunks as Chunks);
+  return rechunk(new LazyArray(picked), p.a.chunks as Chunks) as LazyArray<KnownIn<[X]>>;
 }

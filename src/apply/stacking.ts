@@ -3,6 +3,7 @@
 
 import { checkOptions } from '../array/check-options.ts';
 import { type ArrayLike, asLazy } from '../array/from-array.ts';
+import type { KnownIn } from '../array/known-shape.ts';
 import type { LazyArray } from '../array/lazy-array.ts';
 import { broadcastShapes } from '../chunking/broadcast.ts';
 import { formatValue } from '../chunking/format.ts';
@@ -18,7 +19,10 @@ import { reshape } from './reshape.ts';
  * @example
  * unstack(fromArray([[1, 2], [3, 4]])).length; // 2: [1, 2] and [3, 4]
  */
-export function unstack(x: ArrayLike, opts?: { axis?: number }): LazyArray[] {
+export function unstack<X extends ArrayLike>(
+  x: X,
+  opts?: { axis?: number },
+): LazyArray<KnownIn<[X]>>[] {
   const o = checkOptions('unstack', opts);
   const a = asLazy(x, 'unstack');
   if (a.ndim === 0) throw new ShapeError('unstack: x must have at least one axis, got a 0-d array');
@@ -33,7 +37,7 @@ export function unstack(x: ArrayLike, opts?: { axis?: number }): LazyArray[] {
     const items: IndexArg[] = a.shape.map(() => ({}));
     items[axis] = i;
     return getIndex(a, items);
-  });
+  }) as LazyArray<KnownIn<[X]>>[];
 }
 
 /**
@@ -41,7 +45,7 @@ export function unstack(x: ArrayLike, opts?: { axis?: number }): LazyArray[] {
  * @example
  * broadcastArrays(zeros([3, 1]), ones([4])).map((a) => a.shape); // [[3, 4], [3, 4]]
  */
-export function broadcastArrays(...arrays: ArrayLike[]): LazyArray[] {
+export function broadcastArrays<A extends ArrayLike>(...arrays: A[]): LazyArray<KnownIn<[A]>>[] {
   const xs = arrays.map((x) => asLazy(x, 'broadcastArrays'));
   const shape = broadcastShapes('broadcastArrays', ...xs.map((x) => x.shape));
   if (shape.some((s) => s === null)) {
@@ -49,7 +53,9 @@ export function broadcastArrays(...arrays: ArrayLike[]): LazyArray[] {
       `broadcastArrays: the common shape ${formatValue(shape)} has unknown sizes; call computeChunkSizes first`,
     );
   }
-  return xs.map((x) => (x.shape.join() === shape.join() ? x : broadcastTo(x, shape as number[])));
+  return xs.map((x) =>
+    x.shape.join() === shape.join() ? x : broadcastTo(x, shape as number[]),
+  ) as LazyArray<KnownIn<[A]>>[];
 }
 
 /**
@@ -61,7 +67,7 @@ export function broadcastArrays(...arrays: ArrayLike[]): LazyArray[] {
  */
 export function meshgrid(
   ...args: [...ArrayLike[], { indexing?: 'xy' | 'ij' }] | ArrayLike[]
-): LazyArray[] {
+): LazyArray<true>[] {
   const last = args[args.length - 1];
   const hasOpts =
     last !== undefined &&
@@ -94,6 +100,7 @@ export function meshgrid(
   return xs.map((x, i) => {
     const at = order.indexOf(i);
     const shape = outShape.map((s, ax) => (ax === at ? s : 1));
-    return broadcastTo(reshape(x, shape), outShape);
+    // every size was checked known above
+    return broadcastTo(reshape(x, shape), outShape) as LazyArray<true>;
   });
 }

@@ -3,6 +3,7 @@
 
 import { isInteger, type TypedArray } from '../array/dtype.ts';
 import { type ArrayLike, asLazy } from '../array/from-array.ts';
+import type { KnownIn } from '../array/known-shape.ts';
 import { LazyArray } from '../array/lazy-array.ts';
 import { NDArray } from '../array/ndarray.ts';
 import { blockAt, chunkOffsets } from '../chunking/blocks.ts';
@@ -184,19 +185,24 @@ export function takeLazy(fn: string, x: LazyArray, idx: LazyArray, axis: number)
  * const x = arange(10, { chunks: 4 });
  * await compute(take(x, [7, -1, 0, 7])); // [7, 9, 0, 7]
  */
-export function take(x: ArrayLike, indices: TakeIndices, opts: TakeOptions = {}): LazyArray {
+export function take<X extends ArrayLike, I extends TakeIndices>(
+  x: X,
+  indices: I,
+  opts: TakeOptions = {},
+): LazyArray<KnownIn<[X, I]>> {
   const a = asLazy(x, 'take');
   if (a.ndim === 0) throw new ValueError('take: x is 0-d; it needs at least one axis');
   if (opts.axis === undefined && a.ndim > 1) {
     throw new ValueError(`take: axis is required for a ${a.ndim}-d array`);
   }
   const axis = normalizeAxis('take', opts.axis ?? 0, a.ndim);
-  if (indices instanceof LazyArray) return takeLazy('take', a, indices, axis);
+  if (indices instanceof LazyArray)
+    return takeLazy('take', a, indices, axis) as LazyArray<KnownIn<[X, I]>>;
   const n = a.shape[axis]!;
   if (n === null) {
     throw new ChunkError(
       `take: axis ${axis} has unknown size (chunks ${formatValue(a.chunks[axis])}); call computeChunkSizes(x) first`,
     );
   }
-  return takeWrapped(a, wrapIndices('take', indices, n, axis), axis);
+  return takeWrapped(a, wrapIndices('take', indices, n, axis), axis) as LazyArray<KnownIn<[X, I]>>;
 }

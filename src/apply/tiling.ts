@@ -4,6 +4,7 @@
 import { checkOptions, describe } from '../array/check-options.ts';
 import type { TypedArray } from '../array/dtype.ts';
 import { type ArrayLike, asLazy } from '../array/from-array.ts';
+import type { KnownIn } from '../array/known-shape.ts';
 import type { LazyArray } from '../array/lazy-array.ts';
 import { NDArray } from '../array/ndarray.ts';
 import { formatValue } from '../chunking/format.ts';
@@ -53,13 +54,13 @@ function repeatCounts(repeats: unknown, n: number): number[] {
  * repeat(fromArray([1, 2]), 2); // [1, 1, 2, 2]
  * repeat(fromArray([[1, 2], [3, 4]]), [1, 2], { axis: 0 }); // [[1, 2], [3, 4], [3, 4]]
  */
-export function repeat(
-  x: ArrayLike,
+export function repeat<X extends ArrayLike>(
+  x: X,
   repeats: number | readonly number[] | TypedArray | NDArray,
   opts?: { axis?: number },
-): LazyArray {
+): LazyArray<KnownIn<[X]>> {
   const o = checkOptions('repeat', opts);
-  let a = asLazy(x, 'repeat');
+  let a: LazyArray = asLazy(x, 'repeat');
   if (o.axis === undefined) a = reshape(a, [-1]);
   const axis = normalizeAxis('repeat', o.axis ?? 0, a.ndim);
   const n = knownSize('repeat', a, axis);
@@ -71,7 +72,7 @@ export function repeat(
     idx.fill(i, k, k + c);
     k += c;
   });
-  return takeWrapped(a, idx, axis);
+  return takeWrapped(a, idx, axis) as LazyArray<KnownIn<[X]>>;
 }
 
 /**
@@ -81,8 +82,8 @@ export function repeat(
  * tile(fromArray([1, 2]), [2]); // [1, 2, 1, 2]
  * tile(fromArray([1, 2]), [2, 1]).shape; // [2, 2]
  */
-export function tile(x: ArrayLike, reps: readonly number[]): LazyArray {
-  let a = asLazy(x, 'tile');
+export function tile<X extends ArrayLike>(x: X, reps: readonly number[]): LazyArray<KnownIn<[X]>> {
+  let a: LazyArray = asLazy(x, 'tile');
   if (!Array.isArray(reps) || reps.some((r) => !Number.isSafeInteger(r) || r < 0)) {
     throw new ValueError(
       `tile: reps ${formatValue(reps)} must be an array of non-negative integers`,
@@ -96,7 +97,7 @@ export function tile(x: ArrayLike, reps: readonly number[]): LazyArray {
   full.forEach((r, axis) => {
     if (r !== 1) a = concat(new Array<LazyArray>(r).fill(a), { axis });
   });
-  return a;
+  return a as LazyArray<KnownIn<[X]>>;
 }
 
 function sliceAlong(x: LazyArray, axis: number, start?: number, stop?: number): LazyArray {
@@ -115,11 +116,11 @@ function sliceAlong(x: LazyArray, axis: number, start?: number, stop?: number): 
  * roll(fromArray([1, 2, 3, 4]), 1); // [4, 1, 2, 3]
  * roll(fromArray([[1, 2], [3, 4]]), [1, -1], { axis: [0, 1] }); // [[4, 3], [2, 1]]
  */
-export function roll(
-  x: ArrayLike,
+export function roll<X extends ArrayLike>(
+  x: X,
   shift: number | readonly number[],
   opts?: { axis?: number | readonly number[] },
-): LazyArray {
+): LazyArray<KnownIn<[X]>> {
   const o = checkOptions('roll', opts);
   const a = asLazy(x, 'roll');
   const shifts = typeof shift === 'number' ? [shift] : [...shift];
@@ -129,7 +130,7 @@ export function roll(
   if (o.axis === undefined) {
     const shape = a.shape.map((_s, ax) => knownSize('roll', a, ax));
     const total = shifts.reduce((p, s) => p + s, 0);
-    return reshape(roll(reshape(a, [-1]), total, { axis: 0 }), shape);
+    return reshape(roll(reshape(a, [-1]), total, { axis: 0 }), shape) as LazyArray<KnownIn<[X]>>;
   }
   const axes = (typeof o.axis === 'number' ? [o.axis] : [...o.axis]).map((ax) =>
     normalizeAxis('roll', ax, a.ndim),
@@ -137,11 +138,11 @@ export function roll(
   if (shifts.length !== axes.length && shifts.length !== 1) {
     throw new ValueError(`roll: ${shifts.length} shifts for ${axes.length} axes`);
   }
-  let y = a;
+  let y: LazyArray = a;
   axes.forEach((axis, i) => {
     const n = knownSize('roll', y, axis);
     const s = n === 0 ? 0 : ((shifts[shifts.length === 1 ? 0 : i]! % n) + n) % n;
     if (s !== 0) y = concat([sliceAlong(y, axis, n - s), sliceAlong(y, axis, 0, n - s)], { axis });
   });
-  return y;
+  return y as LazyArray<KnownIn<[X]>>;
 }

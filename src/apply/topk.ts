@@ -2,6 +2,7 @@
 // tree merging splitEvery neighbours at a time, the last step sorted (and indices alone).
 
 import { type ArrayLike, asLazy } from '../array/from-array.ts';
+import type { KnownIn } from '../array/known-shape.ts';
 import { LazyArray } from '../array/lazy-array.ts';
 import type { TopkParams } from '../backends/cpu-js/reduce/topk.ts';
 import { chunkOffsets } from '../chunking/blocks.ts';
@@ -114,8 +115,12 @@ function selected(fn: string, x: ArrayLike, k: number, opts: TopkOptions, arg: b
  * @example
  * topk(fromArray([5, 1, 9, 3, 7], { chunks: 2 }), 2).compute(); // [9, 7]
  */
-export function topk(x: ArrayLike, k: number, opts: TopkOptions = {}): LazyArray {
-  return build('topk', x, k, opts, false);
+export function topk<X extends ArrayLike>(
+  x: X,
+  k: number,
+  opts: TopkOptions = {},
+): LazyArray<KnownIn<[X]>> {
+  return build('topk', x, k, opts, false) as LazyArray<KnownIn<[X]>>;
 }
 
 /**
@@ -125,6 +130,10 @@ export function topk(x: ArrayLike, k: number, opts: TopkOptions = {}): LazyArray
  * @example
  * argtopk(fromArray([5, 1, 9, 3, 7], { chunks: 2 }), -2).compute(); // [1, 3]
  */
-export function argtopk(x: ArrayLike, k: number, opts: TopkOptions = {}): LazyArray {
-  return build('argtopk', x, k, opts, true);
+export function argtopk<X extends ArrayLike>(
+  x: X,
+  k: number,
+  opts: TopkOptions = {},
+): LazyArray<KnownIn<[X]>> {
+  return build('argtopk', x, k, opts, true) as LazyArray<KnownIn<[X]>>;
 }

@@ -2,6 +2,7 @@
 // One task per block: output block b is input block b permuted, transposed by the kernel.
 
 import { type ArrayLike, asLazy } from '../array/from-array.ts';
+import type { KnownIn } from '../array/known-shape.ts';
 import { LazyArray } from '../array/lazy-array.ts';
 import { formatValue } from '../chunking/format.ts';
 import { ValueError } from '../errors.ts';
@@ -15,9 +16,14 @@ import { normalizeAxes, normalizeAxis } from './axis-args.ts';
  * const y = permuteDims(zeros([2, 3, 4]), [2, 0, 1]);
  * y.shape; // [4, 2, 3]
  */
-export function permuteDims(x: ArrayLike, axes: readonly number[]): LazyArray {
+export function permuteDims<X extends ArrayLike>(
+  x: X,
+  axes: readonly number[],
+): LazyArray<KnownIn<[X]>> {
   const a = asLazy(x, 'permuteDims');
-  return permute('permuteDims', a, checkPermutation('permuteDims', axes, a.ndim));
+  return permute('permuteDims', a, checkPermutation('permuteDims', axes, a.ndim)) as LazyArray<
+    KnownIn<[X]>
+  >;
 }
 
 /**
@@ -25,13 +31,16 @@ export function permuteDims(x: ArrayLike, axes: readonly number[]): LazyArray {
  * @example
  * transpose(zeros([2, 3])).shape; // [3, 2]
  */
-export function transpose(x: ArrayLike, axes?: readonly number[]): LazyArray {
+export function transpose<X extends ArrayLike>(
+  x: X,
+  axes?: readonly number[],
+): LazyArray<KnownIn<[X]>> {
   const a = asLazy(x, 'transpose');
   const order =
     axes === undefined
       ? a.chunks.map((_, i) => a.ndim - 1 - i)
       : checkPermutation('transpose', axes, a.ndim);
-  return permute('transpose', a, order);
+  return permute('transpose', a, order) as LazyArray<KnownIn<[X]>>;
 }
 
 /**
@@ -39,12 +48,16 @@ export function transpose(x: ArrayLike, axes?: readonly number[]): LazyArray {
  * @example
  * swapaxes(zeros([2, 3, 4]), 0, -1).shape; // [4, 3, 2]
  */
-export function swapaxes(x: ArrayLike, axis1: number, axis2: number): LazyArray {
+export function swapaxes<X extends ArrayLike>(
+  x: X,
+  axis1: number,
+  axis2: number,
+): LazyArray<KnownIn<[X]>> {
   const a = asLazy(x, 'swapaxes');
   const i = normalizeAxis('swapaxes', axis1, a.ndim);
   const j = normalizeAxis('swapaxes', axis2, a.ndim);
   const order = a.chunks.map((_, k) => (k === i ? j : k === j ? i : k));
-  return permute('swapaxes', a, order);
+  return permute('swapaxes', a, order) as LazyArray<KnownIn<[X]>>;
 }
 
 /**
@@ -52,11 +65,11 @@ export function swapaxes(x: ArrayLike, axis1: number, axis2: number): LazyArray 
  * @example
  * moveaxis(zeros([2, 3, 4]), 0, -1).shape; // [3, 4, 2]
  */
-export function moveaxis(
-  x: ArrayLike,
+export function moveaxis<X extends ArrayLike>(
+  x: X,
   source: number | readonly number[],
   destination: number | readonly number[],
-): LazyArray {
+): LazyArray<KnownIn<[X]>> {
   const a = asLazy(x, 'moveaxis');
   const src = normalizeAxes('moveaxis', source, a.ndim);
   const dst = normalizeAxes('moveaxis', destination, a.ndim);
@@ -69,7 +82,7 @@ export function moveaxis(
   const order = a.chunks.map((_, k) => k).filter((k) => !src.includes(k));
   const pairs = dst.map((d, i) => [d, src[i]!] as const).sort((p, q) => p[0] - q[0]);
   for (const [d, s] of pairs) order.splice(d, 0, s);
-  return permute('moveaxis', a, order);
+  return permute('moveaxis', a, order) as LazyArray<KnownIn<[X]>>;
 }
 
 function checkPermutation(fn: string, axes: readonly number[], ndim: number): number[] {

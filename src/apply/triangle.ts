@@ -4,6 +4,7 @@
 import { checkOptions, optionalDType } from '../array/check-options.ts';
 import { arange, type CreationOptions, checkShapeArg, creationChunks } from '../array/creation.ts';
 import { type ArrayLike, asLazy } from '../array/from-array.ts';
+import type { KnownIn } from '../array/known-shape.ts';
 import type { LazyArray } from '../array/lazy-array.ts';
 import { formatValue } from '../chunking/format.ts';
 import type { Chunks } from '../chunking/types.ts';
@@ -20,7 +21,7 @@ function checkK(fn: string, k: unknown): number {
 }
 
 /** col - row over a matrix with `rows` and `cols` chunkings (int32, [m, n]). */
-function offsetGrid(rows: readonly number[], cols: readonly number[]): LazyArray {
+function offsetGrid(rows: readonly number[], cols: readonly number[]): LazyArray<true> {
   const m = rows.reduce((s, c) => s + c, 0);
   const n = cols.reduce((s, c) => s + c, 0);
   const r = reshape(arange(m, { chunks: [[...rows]] as Chunks, dtype: 'int32' }), [m, 1]);
@@ -53,8 +54,8 @@ function triangle(fn: 'tril' | 'triu', x: ArrayLike, opts?: { k?: number }): Laz
  * @example
  * tril(ones([3, 3])); // [[1, 0, 0], [1, 1, 0], [1, 1, 1]]
  */
-export function tril(x: ArrayLike, opts?: { k?: number }): LazyArray {
-  return triangle('tril', x, opts);
+export function tril<X extends ArrayLike>(x: X, opts?: { k?: number }): LazyArray<KnownIn<[X]>> {
+  return triangle('tril', x, opts) as LazyArray<KnownIn<[X]>>;
 }
 
 /**
@@ -62,8 +63,8 @@ export function tril(x: ArrayLike, opts?: { k?: number }): LazyArray {
  * @example
  * triu(ones([3, 3]), { k: 1 }); // [[0, 1, 1], [0, 0, 1], [0, 0, 0]]
  */
-export function triu(x: ArrayLike, opts?: { k?: number }): LazyArray {
-  return triangle('triu', x, opts);
+export function triu<X extends ArrayLike>(x: X, opts?: { k?: number }): LazyArray<KnownIn<[X]>> {
+  return triangle('triu', x, opts) as LazyArray<KnownIn<[X]>>;
 }
 
 /** Options of eye. */
@@ -78,7 +79,11 @@ export interface EyeOptions extends CreationOptions {
  * eye(2); // [[1, 0], [0, 1]]
  * eye(2, 3, { k: 1 }); // [[0, 1, 0], [0, 0, 1]]
  */
-export function eye(nRows: number, nCols?: number | EyeOptions, opts?: EyeOptions): LazyArray {
+export function eye(
+  nRows: number,
+  nCols?: number | EyeOptions,
+  opts?: EyeOptions,
+): LazyArray<true> {
   const cols = typeof nCols === 'number' ? nCols : nRows;
   const o = checkOptions('eye', typeof nCols === 'object' ? nCols : opts);
   const shape = checkShapeArg('eye', [nRows, cols]);

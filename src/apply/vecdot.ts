@@ -3,6 +3,7 @@
 
 import { checkOptions } from '../array/check-options.ts';
 import { type ArrayLike, asLazy } from '../array/from-array.ts';
+import type { KnownIn } from '../array/known-shape.ts';
 import type { LazyArray } from '../array/lazy-array.ts';
 import { broadcastShapes } from '../chunking/broadcast.ts';
 import { formatValue } from '../chunking/format.ts';
@@ -17,7 +18,11 @@ import { swapaxes } from './transpose.ts';
  * @example
  * vecdot(fromArray([[1, 2], [3, 4]]), fromArray([1, 1])); // [3, 7]
  */
-export function vecdot(x1: ArrayLike, x2: ArrayLike, opts?: { axis?: number }): LazyArray {
+export function vecdot<X1 extends ArrayLike, X2 extends ArrayLike>(
+  x1: X1,
+  x2: X2,
+  opts?: { axis?: number },
+): LazyArray<KnownIn<[X1, X2]>> {
   const o = checkOptions('vecdot', opts);
   const a = asLazy(x1, 'vecdot');
   const b = asLazy(x2, 'vecdot');
@@ -31,7 +36,7 @@ export function vecdot(x1: ArrayLike, x2: ArrayLike, opts?: { axis?: number }): 
       `vecdot: sizes ${formatValue(na)} and ${formatValue(nb)} along axis ${o.axis ?? -1} differ`,
     );
   }
-  return sum(multiply(a, b), { axis });
+  return sum(multiply(a, b), { axis }) as LazyArray<KnownIn<[X1, X2]>>;
 }
 
 /**
@@ -39,12 +44,12 @@ export function vecdot(x1: ArrayLike, x2: ArrayLike, opts?: { axis?: number }): 
  * @example
  * matrixTranspose(zeros([5, 2, 3])).shape; // [5, 3, 2]
  */
-export function matrixTranspose(x: ArrayLike): LazyArray {
+export function matrixTranspose<X extends ArrayLike>(x: X): LazyArray<KnownIn<[X]>> {
   const a = asLazy(x, 'matrixTranspose');
   if (a.ndim < 2) {
     throw new ShapeError(
       `matrixTranspose: x must have at least two axes, got shape ${formatValue(a.shape)}`,
     );
   }
-  return swapaxes(a, -1, -2);
+  return swapaxes(a, -1, -2) as LazyArray<KnownIn<[X]>>;
 }

@@ -2,6 +2,7 @@
 // overlap of the window's reach per axis, then one window kernel per block.
 
 import type { ArrayLike } from '../array/from-array.ts';
+import type { KnownIn } from '../array/known-shape.ts';
 import { LazyArray } from '../array/lazy-array.ts';
 import { flattenNested, NDArray, type Nested, shapeSize } from '../array/ndarray.ts';
 import type { CorrelateNdParams, RankFilterParams } from '../backends/cpu-js/stencil/window.ts';
@@ -48,11 +49,11 @@ function windowLayer(
  * @example
  * medianFilter(fromArray([1, 9, 2, 8, 3], { chunks: 2 }), 3).compute(); // [1, 2, 8, 3, 3]
  */
-export function medianFilter(
-  x: ArrayLike,
+export function medianFilter<X extends ArrayLike>(
+  x: X,
   size: number | readonly number[],
   opts: FilterOptions = {},
-): LazyArray {
+): LazyArray<KnownIn<[X]>> {
   const fn = 'medianFilter';
   const a = filterInput(fn, x);
   const sizes = perAxis(fn, 'size', size, a.ndim);
@@ -64,10 +65,10 @@ export function medianFilter(
     }
   });
   const rule = edgeRuleOf(fn, opts);
-  if (sizes.every((s) => s === 1)) return a;
+  if (sizes.every((s) => s === 1)) return a as LazyArray<KnownIn<[X]>>;
   const depths = sizes.map((s): AxisDepth => [Math.floor(s / 2), s - 1 - Math.floor(s / 2)]);
   const params: RankFilterParams = { size: sizes, rank: Math.floor(shapeSize(sizes) / 2) };
-  return windowLayer(fn, a, depths, rule, 'rank-filter', params);
+  return windowLayer(fn, a, depths, rule, 'rank-filter', params) as LazyArray<KnownIn<[X]>>;
 }
 
 /** The kernel's values (C order) and shape from an NDArray or nested numbers. */
@@ -92,11 +93,11 @@ function kernelValues(fn: string, kernel: NDArray | Nested): { values: number[];
  * @example
  * const edges = convolve(image, [[0, 1, 0], [1, -4, 1], [0, 1, 0]], { mode: 'nearest' });
  */
-export function convolve(
-  x: ArrayLike,
+export function convolve<X extends ArrayLike>(
+  x: X,
   kernel: NDArray | Nested,
   opts: FilterOptions = {},
-): LazyArray {
+): LazyArray<KnownIn<[X]>> {
   const fn = 'convolve';
   const a = filterInput(fn, x);
   const { values, shape } = kernelValues(fn, kernel);
@@ -117,5 +118,7 @@ export function convolve(
   const depths = shape.map(
     (s): AxisDepth => [Math.floor((s - 1) / 2), s - 1 - Math.floor((s - 1) / 2)],
   );
-  return windowLayer(fn, a, depths, rule, 'correlate-nd', { size: shape, weights });
+  return windowLayer(fn, a, depths, rule, 'correlate-nd', { size: shape, weights }) as LazyArray<
+    KnownIn<[X]>
+  >;
 }

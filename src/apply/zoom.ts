@@ -5,6 +5,7 @@
 
 import { isFloat } from '../array/dtype.ts';
 import { type ArrayLike, asLazy } from '../array/from-array.ts';
+import type { KnownIn } from '../array/known-shape.ts';
 import { LazyArray } from '../array/lazy-array.ts';
 import {
   type ZoomAxisParams,
@@ -72,13 +73,14 @@ function zoomAxisLayer(x: LazyArray, axis: number, nOut: number, order: ZoomOrde
  * @example
  * const up = zoom(volume, [2, 2, 2], { order: 1 }); // 64³ → 128³
  */
-export function zoom(
-  x: ArrayLike,
+export function zoom<X extends ArrayLike>(
+  x: X,
   factors: number | readonly number[],
   opts: ZoomOptions = {},
-): LazyArray {
+): LazyArray<KnownIn<[X]>> {
   const a = asLazy(x, 'zoom');
-  if (a.dtype === 'float16') return viaFloat32([a], ([w]) => zoom(w!, factors, opts));
+  if (a.dtype === 'float16')
+    return viaFloat32([a], ([w]) => zoom(w!, factors, opts)) as LazyArray<KnownIn<[X]>>;
   const f = checkFactors(factors, a.ndim);
   const order = opts.order ?? 1;
   if (order !== 0 && order !== 1 && order !== 3) {
@@ -88,7 +90,7 @@ export function zoom(
     throw new ShapeError(`${FN}: sizes must be known; call computeChunkSizes(x) first`);
   }
   return withCallBackend(FN, opts.backend, () => {
-    let y = a;
+    let y: LazyArray = a;
     let prev: { axis: number; chunk: number } | undefined;
     a.shape.forEach((n, axis) => {
       const nOut = Math.max(1, Math.round(n! * f[axis]!));
@@ -99,5 +101,5 @@ export function zoom(
       prev = { axis, chunk: Math.max(1, Math.round(a.chunks[axis]![0]! * f[axis]!)) };
     });
     return prev ? rechunk(y, { [prev.axis]: prev.chunk }) : y;
-  });
+  }) as LazyArray<KnownIn<[X]>>;
 }

@@ -5,6 +5,7 @@ import { astype } from '../apply/elementwise-logic.ts';
 import { checkOptions } from './check-options.ts';
 import { checkDType } from './dtype.ts';
 import { type ArrayData, type FromArrayOptions, fromArrayAs } from './from-array.ts';
+import type { KnownIn } from './known-shape.ts';
 import { LazyArray } from './lazy-array.ts';
 
 /** Options of asarray. */
@@ -19,13 +20,15 @@ export interface AsarrayOptions extends Pick<FromArrayOptions, 'dtype' | 'chunks
  * @example
  * asarray([[1, 2], [3, 4]], { dtype: 'float32' }).dtype; // 'float32'
  */
-export function asarray(
-  obj: LazyArray | ArrayData | number | boolean,
+export function asarray<O extends LazyArray | ArrayData | number | boolean>(
+  obj: O,
   opts?: AsarrayOptions,
-): LazyArray {
+): LazyArray<KnownIn<[O]>> {
   const o = checkOptions('asarray', opts);
   const dtype = o.dtype === undefined ? undefined : checkDType('asarray', o.dtype);
-  if (obj instanceof LazyArray) return dtype === undefined ? obj : astype(obj, dtype);
+  if (obj instanceof LazyArray) {
+    return (dtype === undefined ? obj : astype(obj, dtype)) as LazyArray<KnownIn<[O]>>;
+  }
   return fromArrayAs('asarray', obj as ArrayData, {
     ...(dtype === undefined ? {} : { dtype }),
     ...(o.chunks === undefined ? {} : { chunks: o.chunks }),

@@ -6,6 +6,7 @@ import { checkOptions, describe, optionalDType } from './check-options.ts';
 import { type CreationOptions, full } from './creation.ts';
 import type { DType } from './dtype.ts';
 import { type ArrayLike, asLazy } from './from-array.ts';
+import type { KnownIn } from './known-shape.ts';
 import type { LazyArray } from './lazy-array.ts';
 
 /** Options of the `*Like` functions: the dtype (default x's) and chunks (default x's). */
@@ -27,8 +28,8 @@ function like(fn: string, x: ArrayLike, value: number | boolean, opts?: LikeOpti
  * @example
  * emptyLike(ones([4, 4], { chunks: 2 })).numBlocks; // [2, 2]
  */
-export function emptyLike(x: ArrayLike, opts?: LikeOptions): LazyArray {
-  return like('emptyLike', x, 0, opts);
+export function emptyLike<X extends ArrayLike>(x: X, opts?: LikeOptions): LazyArray<KnownIn<[X]>> {
+  return like('emptyLike', x, 0, opts) as LazyArray<KnownIn<[X]>>;
 }
 
 /**
@@ -36,8 +37,8 @@ export function emptyLike(x: ArrayLike, opts?: LikeOptions): LazyArray {
  * @example
  * zerosLike(fromArray([1, 2, 3])); // [0, 0, 0]
  */
-export function zerosLike(x: ArrayLike, opts?: LikeOptions): LazyArray {
-  return like('zerosLike', x, 0, opts);
+export function zerosLike<X extends ArrayLike>(x: X, opts?: LikeOptions): LazyArray<KnownIn<[X]>> {
+  return like('zerosLike', x, 0, opts) as LazyArray<KnownIn<[X]>>;
 }
 
 /**
@@ -45,8 +46,8 @@ export function zerosLike(x: ArrayLike, opts?: LikeOptions): LazyArray {
  * @example
  * onesLike(fromArray([1, 2, 3]), { dtype: 'int32' }); // [1, 1, 1]
  */
-export function onesLike(x: ArrayLike, opts?: LikeOptions): LazyArray {
-  return like('onesLike', x, 1, opts);
+export function onesLike<X extends ArrayLike>(x: X, opts?: LikeOptions): LazyArray<KnownIn<[X]>> {
+  return like('onesLike', x, 1, opts) as LazyArray<KnownIn<[X]>>;
 }
 
 /**
@@ -54,11 +55,15 @@ export function onesLike(x: ArrayLike, opts?: LikeOptions): LazyArray {
  * @example
  * fullLike(zeros([2, 2]), 7); // [[7, 7], [7, 7]] float64
  */
-export function fullLike(x: ArrayLike, fillValue: number | boolean, opts?: LikeOptions): LazyArray {
+export function fullLike<X extends ArrayLike>(
+  x: X,
+  fillValue: number | boolean,
+  opts?: LikeOptions,
+): LazyArray<KnownIn<[X]>> {
   if (typeof fillValue !== 'number' && typeof fillValue !== 'boolean') {
     throw new ValueError(
       `fullLike: fill value ${describe(fillValue)} is not a number or a boolean`,
     );
   }
-  return like('fullLike', x, fillValue, opts);
+  return like('fullLike', x, fillValue, opts) as LazyArray<KnownIn<[X]>>;
 }

@@ -64,7 +64,7 @@ export function sourceArray(
   token: readonly unknown[],
   params: (offset: number[], blockShape: number[]) => unknown,
   mainThread = false,
-): LazyArray {
+): LazyArray<true> {
   const { chunks, offsets } = creationChunks(fn, shape, dtype, chunksSpec);
   const layer = defineLayer({
     op: fn.replace('.', '-'),
@@ -83,7 +83,7 @@ export function sourceArray(
       ...(mainThread ? { mainThread } : {}),
     }),
   });
-  return placeCreated(new LazyArray(layer), fn);
+  return placeCreated(new LazyArray<true>(layer), fn);
 }
 
 const signedZero = (v: number): number | string => (Object.is(v, -0) ? '-0' : v);
@@ -108,7 +108,7 @@ function fullArray(
  * @example
  * zeros([1000, 1000], { chunks: 250 }).numBlocks; // [4, 4]
  */
-export function zeros(shape: ShapeArg, opts?: CreationOptions): LazyArray {
+export function zeros(shape: ShapeArg, opts?: CreationOptions): LazyArray<true> {
   const o = checkOptions('zeros', opts);
   return fullArray('zeros', shape, 0, optionalDType('zeros', o.dtype, 'float64'), o);
 }
@@ -118,7 +118,7 @@ export function zeros(shape: ShapeArg, opts?: CreationOptions): LazyArray {
  * @example
  * ones([3], { dtype: 'int32' }); // [1, 1, 1]
  */
-export function ones(shape: ShapeArg, opts?: CreationOptions): LazyArray {
+export function ones(shape: ShapeArg, opts?: CreationOptions): LazyArray<true> {
   const o = checkOptions('ones', opts);
   return fullArray('ones', shape, 1, optionalDType('ones', o.dtype, 'float64'), o);
 }
@@ -128,7 +128,7 @@ export function ones(shape: ShapeArg, opts?: CreationOptions): LazyArray {
  * @example
  * empty([2, 2]).shape; // [2, 2]
  */
-export function empty(shape: ShapeArg, opts?: CreationOptions): LazyArray {
+export function empty(shape: ShapeArg, opts?: CreationOptions): LazyArray<true> {
   const o = checkOptions('empty', opts);
   return fullArray('empty', shape, 0, optionalDType('empty', o.dtype, 'float64'), o);
 }
@@ -139,7 +139,11 @@ export function empty(shape: ShapeArg, opts?: CreationOptions): LazyArray {
  * @example
  * full([2, 3], 7).dtype; // 'int32'
  */
-export function full(shape: ShapeArg, value: number | boolean, opts?: CreationOptions): LazyArray {
+export function full(
+  shape: ShapeArg,
+  value: number | boolean,
+  opts?: CreationOptions,
+): LazyArray<true> {
   const o = checkOptions('full', opts);
   if (typeof value !== 'number' && typeof value !== 'boolean') {
     throw new ValueError(`full: fill value ${describe(value)} is not a number or a boolean`);
@@ -181,7 +185,7 @@ export function arange(
   stop?: number | ArangeOptions,
   step?: number | ArangeOptions,
   opts?: ArangeOptions,
-): LazyArray {
+): LazyArray<true> {
   const raw = [start, stop, step, opts];
   const firstObj = raw.findIndex((v) => v !== null && typeof v === 'object');
   const nums = (firstObj < 0 ? raw : raw.slice(0, firstObj)).filter((v) => v !== undefined);
@@ -227,7 +231,7 @@ export function linspace(
   stop: number,
   num: number,
   linspaceOpts?: LinspaceOptions,
-): LazyArray {
+): LazyArray<true> {
   const opts = checkOptions('linspace', linspaceOpts);
   for (const [label, v] of [
     ['start', start],
@@ -271,7 +275,7 @@ export interface FromFunctionOptions extends CreationOptions {
 export function fromFunction(
   fn: (...index: number[]) => number | boolean,
   opts: FromFunctionOptions,
-): LazyArray {
+): LazyArray<true> {
   if (opts === null || typeof opts !== 'object' || opts.shape === undefined) {
     throw new ValueError('fromFunction: options { shape } are required');
   }

@@ -11,6 +11,7 @@ import type { Layer } from '../graph/layer.ts';
 import { hashData, tokenize } from '../graph/tokenize.ts';
 import { checkOptions, describe } from './check-options.ts';
 import { allocate, checkDType, type DType, type TypedArray } from './dtype.ts';
+import type { KnownIn } from './known-shape.ts';
 import { LazyArray } from './lazy-array.ts';
 import {
   castNDArray,
@@ -100,12 +101,12 @@ export function constantLayer(arr: NDArray, name: string): Layer {
  * const x = fromArray(new Float64Array(100), { shape: [10, 10], chunks: 5 });
  * x.numBlocks; // [2, 2]
  */
-export function fromArray(data: ArrayData, opts?: FromArrayOptions): LazyArray {
+export function fromArray(data: ArrayData, opts?: FromArrayOptions): LazyArray<true> {
   return fromArrayAs('fromArray', data, checkOptions('fromArray', opts));
 }
 
 /** fromArray under the name of the public function `fn` that took the data (for messages). */
-export function fromArrayAs(fn: string, data: ArrayData, opts: FromArrayOptions): LazyArray {
+export function fromArrayAs(fn: string, data: ArrayData, opts: FromArrayOptions): LazyArray<true> {
   const arr = toShared(fn, data, opts);
   const chunks = normalizeChunks(opts.chunks ?? 'auto', arr.shape, {
     dtype: arr.dtype,
@@ -118,7 +119,8 @@ export function fromArrayAs(fn: string, data: ArrayData, opts: FromArrayOptions)
         ? `array-u${++uniqueCounter}-${Date.now().toString(36)}`
         : tokenize('array', hashData(arr.data), arr.shape, arr.dtype);
   const source = constantLayer(arr, base);
-  if (chunks.every((c) => c.length === 1)) return placeCreated(new LazyArray(source), 'fromArray');
+  if (chunks.every((c) => c.length === 1))
+    return placeCreated(new LazyArray<true>(source), 'fromArray');
   const offsets = chunks.map((c) => {
     const o = [0];
     for (const s of c) o.push(o[o.length - 1]! + s);
@@ -140,7 +142,7 @@ export function fromArrayAs(fn: string, data: ArrayData, opts: FromArrayOptions)
       },
     }),
   });
-  return placeCreated(new LazyArray(layer), 'fromArray');
+  return placeCreated(new LazyArray<true>(layer), 'fromArray');
 }
 
 /** Arrays, eager data or lazy: the inputs most operations accept. */
@@ -153,6 +155,6 @@ export type ArrayLike = LazyArray | ArrayData;
  * const x = asLazy([[1, 2], [3, 4]]); // LazyArray, shape [2, 2], one chunk
  * asLazy(x) === x; // true: a LazyArray is returned as it is
  */
-export function asLazy(x: ArrayLike, fn = 'asLazy'): LazyArray {
-  return x instanceof LazyArray ? x : fromArrayAs(fn, x, {});
+export function asLazy<X extends ArrayLike>(x: X, fn = 'asLazy'): LazyArray<KnownIn<[X]>> {
+  return (x instanceof LazyArray ? x : fromArrayAs(fn, x, {})) as LazyArray<KnownIn<[X]>>;
 }

@@ -2,6 +2,7 @@
 // `shape: number[]`; plain `LazyArray` (= `LazyArray<boolean>`) may hold `null` sizes.
 
 import type { LazyArray } from './lazy-array.ts';
+import type { Nested } from './ndarray.ts';
 
 /**
  * `null` unless `Known` is `true`: the unknown-size marker a `LazyArray<Known>` may hold.
@@ -36,27 +37,33 @@ export type CountOf<Known extends boolean> = number | NullUnless<Known>;
 
 /**
  * True for an argument that is, or holds in (nested) arrays, a LazyArray whose shape is not
- * typed known. Eager data, numbers and option objects hold none.
+ * typed known. Eager data, numbers and option objects hold none (nested numbers stop the
+ * recursion at once, so a recursive `Nested` type is not walked forever).
  */
 type HoldsUnknown<T> = T extends LazyArray
   ? T['shape'] extends number[]
     ? false
     : true
-  : T extends readonly (infer E)[]
-    ? HoldsUnknown<E>
-    : false;
+  : T extends Nested
+    ? false
+    : T extends readonly (infer E)[]
+      ? HoldsUnknown<E>
+      : false;
 
 /** True for an argument that is, or holds in (nested) arrays, any LazyArray. */
 type HoldsLazy<T> = T extends LazyArray
   ? true
-  : T extends readonly (infer E)[]
-    ? HoldsLazy<E>
-    : false;
+  : T extends Nested
+    ? false
+    : T extends readonly (infer E)[]
+      ? HoldsLazy<E>
+      : false;
 
 /**
  * `true` when every array among `Args` has a known shape (eager data and numbers always do),
  * `boolean` otherwise: the `Known` of an operation whose output sizes follow from its input
- * sizes (elementwise, reductions, matmul, rechunk, reshape, static slicing, …).
+ * sizes (elementwise, reductions, matmul, rechunk, reshape, static slicing, …). Function forms
+ * are generic over their array operands and return `LazyArray<KnownIn<[X, Y]>>`.
  * @example
  * type K1 = KnownIn<[LazyArray<true>, number]>; // true
  * type K2 = KnownIn<[LazyArray<true>, LazyArray]>; // boolean

@@ -10,9 +10,10 @@ import type { ChunksOf, CountOf, ShapeOf } from './known-shape.ts';
  * A lazy, chunked n-d array. Building expressions never computes.
  *
  * `Known` records in the type whether every size is known: `LazyArray<true>` (what creation
- * functions, fromArray and computeChunkSizes give, and what elementwise operations,
- * reductions, matmul, rechunk, reshape, transposes and slicing with a static index keep when
- * their array inputs are known) has `shape: number[]`. Plain `LazyArray`, `LazyArray<boolean>`,
+ * functions, fromArray, the fromNpy/fromZarr readers, persist and computeChunkSizes give, and
+ * what elementwise operations, reductions, matmul, rechunk, reshape, transposes and slicing
+ * with a static index keep, in function or method form, when their array inputs are known;
+ * numbers and eager data count as known) has `shape: number[]`. Plain `LazyArray`, `LazyArray<boolean>`,
  * is any array: its `shape` is `(number | null)[]`, as after a boolean mask, nonzero or unique,
  * whose sizes are known only once computed. Operations not typed this way (mapBlocks,
  * blockwise, lazyApply, …) give `LazyArray`; `computeChunkSizes` makes one known.

@@ -10,10 +10,15 @@ import { type ComputeOptions, computeBlocks, splitArgs } from './compute.ts';
 import { checkComputeOptions } from './compute-options.ts';
 import { LazyArray } from './lazy-array.ts';
 
-/** One LazyArray per array of `T`: `[LazyArray, LazyArray]` gives `[LazyArray, LazyArray]`. */
-export type Persisted<T extends readonly LazyArray[]> = { -readonly [K in keyof T]: LazyArray };
+/**
+ * One LazyArray per array of `T`, its sizes known (the blocks are held):
+ * `[LazyArray, LazyArray]` gives `[LazyArray<true>, LazyArray<true>]`.
+ */
+export type Persisted<T extends readonly LazyArray[]> = {
+  -readonly [K in keyof T]: LazyArray<true>;
+};
 
-function heldArray(x: LazyArray, blocks: readonly Chunk[]): LazyArray {
+function heldArray(x: LazyArray, blocks: readonly Chunk[]): LazyArray<true> {
   const grid = x.numBlocks;
   const chunks = chunksOfBlocks(blocks, grid, x.name);
   const layer = defineLayer({
@@ -32,7 +37,7 @@ function heldArray(x: LazyArray, blocks: readonly Chunk[]): LazyArray {
       return blocks[flat]!;
     },
   });
-  return new LazyArray(layer);
+  return new LazyArray<true>(layer);
 }
 
 /**
@@ -49,7 +54,7 @@ export function persist<T extends readonly [LazyArray, ...LazyArray[]]>(
 export function persist<T extends readonly [LazyArray, ...LazyArray[]]>(
   ...args: [...T, ComputeOptions]
 ): Promise<Persisted<T>>;
-export async function persist(...args: (LazyArray | ComputeOptions)[]): Promise<LazyArray[]> {
+export async function persist(...args: (LazyArray | ComputeOptions)[]): Promise<LazyArray<true>[]> {
   const { arrays, opts } = splitArgs('persist', args);
   const blocks = await computeBlocks(
     arrays.map((a) => a.layer),
@@ -64,7 +69,10 @@ export async function persist(...args: (LazyArray | ComputeOptions)[]): Promise<
  * const y = x.mask(x.greater(0)); // y.shape: [null]
  * const z = await computeChunkSizes(y); // z.shape: [n]
  */
-export async function computeChunkSizes(x: LazyArray, opts?: ComputeOptions): Promise<LazyArray> {
+export async function computeChunkSizes(
+  x: LazyArray,
+  opts?: ComputeOptions,
+): Promise<LazyArray<true>> {
   if (!(x instanceof LazyArray)) {
     throw new ValueError(`computeChunkSizes: ${describe(x)} is not a LazyArray`);
   }

@@ -62,7 +62,7 @@ function randomArray(
   shape: ShapeArg,
   opts: RandomOptions,
   extra: Record<string, number>,
-): LazyArray {
+): LazyArray<true> {
   const s = checkShapeArg(fn, shape);
   const dtype = floatDType(fn, opts.dtype);
   const seed = checkSeed(fn, opts.seed);
@@ -82,7 +82,7 @@ function randomArray(
  * @example
  * const x = uniform([1000, 1000], { seed: 42, chunks: 250 });
  */
-export function uniform(shape: ShapeArg, uniformOpts?: UniformOptions): LazyArray {
+export function uniform(shape: ShapeArg, uniformOpts?: UniformOptions): LazyArray<true> {
   const opts = checkOptions('random.uniform', uniformOpts);
   const low = checkFinite('random.uniform', 'low', opts.low ?? 0);
   const high = checkFinite('random.uniform', 'high', opts.high ?? 1);
@@ -98,7 +98,7 @@ export function uniform(shape: ShapeArg, uniformOpts?: UniformOptions): LazyArra
  * @example
  * const noise = normal([1e6], { seed: 7, mean: 0, std: 0.1 });
  */
-export function normal(shape: ShapeArg, normalOpts?: NormalOptions): LazyArray {
+export function normal(shape: ShapeArg, normalOpts?: NormalOptions): LazyArray<true> {
   const opts = checkOptions('random.normal', normalOpts);
   const mean = checkFinite('random.normal', 'mean', opts.mean ?? 0);
   const std = checkFinite('random.normal', 'std', opts.std ?? 1);

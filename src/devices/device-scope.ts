@@ -19,11 +19,11 @@ export function creationDevice(): Device {
 }
 
 /** `x` moved to the scoped device, if there is one (creation function `fn` ends with this). */
-export function placeCreated(x: LazyArray, fn = 'withDevice'): LazyArray {
+export function placeCreated<K extends boolean>(x: LazyArray<K>, fn = 'withDevice'): LazyArray<K> {
   const d = scoped.getStore();
   if (d === undefined || d === x.device) return x;
   checkDeviceDType(fn, x.dtype, d);
-  return moveLayer(x, d);
+  return moveLayer(x, d) as LazyArray<K>; // a move keeps the chunks
 }
 
 /** A DTypeError (starting with `fn`) for a dtype the GPU has no type for. */

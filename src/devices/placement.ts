@@ -2,6 +2,7 @@
 // explicit (always allowed) transfer, a graph layer whose tasks move each block.
 
 import { type ArrayLike, asLazy } from '../array/from-array.ts';
+import type { KnownIn } from '../array/known-shape.ts';
 import type { LazyArray } from '../array/lazy-array.ts';
 import { formatValue } from '../chunking/format.ts';
 import { ValueError } from '../errors.ts';
@@ -33,11 +34,11 @@ export function withDevice<T>(device: Device, fn: () => T): T {
  * const g = toDevice(x, 'gpu');
  * const back = await compute(toDevice(g.sum(), 'cpu'));
  */
-export function toDevice(x: ArrayLike, device: Device): LazyArray {
+export function toDevice<X extends ArrayLike>(x: X, device: Device): LazyArray<KnownIn<[X]>> {
   const d = parseDevice('toDevice', device);
-  const a = asLazy(x, 'toDevice');
-  if (a.device === d) return a;
+  const a: LazyArray = asLazy(x, 'toDevice');
+  if (a.device === d) return a as LazyArray<KnownIn<[X]>>;
   requireDevice('toDevice', d);
   checkDeviceDType('toDevice', a.dtype, d);
-  return moveLayer(a, d);
+  return moveLayer(a, d) as LazyArray<KnownIn<[X]>>; // a move keeps the chunks
 }

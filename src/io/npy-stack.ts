@@ -129,7 +129,7 @@ function readInfo(fn: string, dir: string): StackInfo {
  * const x = fromNpyStack('frames');
  * x.chunks[0]; // the chunks toNpyStack wrote
  */
-export function fromNpyStack(dir: string): LazyArray {
+export function fromNpyStack(dir: string): LazyArray<true> {
   const fn = 'fromNpyStack';
   const root = resolve(checkPathArg(fn, 'dir', dir));
   const info = readInfo(fn, root);

@@ -89,7 +89,7 @@ export function readNpyHeader(path: string): NpyFileHeader {
  * const means = await x.mean({ axis: 1 }).compute();
  * const idx = fromNpy('indices.npy', { dtype: 'int32' }); // saved by np.save(np.arange(n))
  */
-export function fromNpy(path: string, npyOpts?: FromNpyOptions): LazyArray {
+export function fromNpy(path: string, npyOpts?: FromNpyOptions): LazyArray<true> {
   const opts = checkOptions('fromNpy', npyOpts);
   const file = resolve(checkFilePath('fromNpy', path));
   const asked = opts.dtype === undefined ? undefined : checkDType('fromNpy', opts.dtype);

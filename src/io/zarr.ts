@@ -97,7 +97,10 @@ const arrayPath = (path: string | undefined): string => (path ?? '/').replace(/^
  * const profile = await volume.mean({ axis: [1, 2] }).compute();
  * const labels = await fromZarr('scans/brain.zarr', { path: 'labels', dtype: 'int32' }); // int64 on disk
  */
-export async function fromZarr(source: string, zarrOpts?: FromZarrOptions): Promise<LazyArray> {
+export async function fromZarr(
+  source: string,
+  zarrOpts?: FromZarrOptions,
+): Promise<LazyArray<true>> {
   const opts = checkOptions('fromZarr', zarrOpts);
   const store = storeRef(checkPathArg('fromZarr', 'source', source));
   const path = arrayPath(opts.path);
@@ -163,7 +166,7 @@ export async function fromZarr(source: string, zarrOpts?: FromZarrOptions): Prom
       } satisfies ZarrRegionParams,
     }),
   });
-  return new LazyArray(layer);
+  return new LazyArray<true>(layer);
 }
 
 /** Whether `axis` is a regular chunking of `size`: all `size`, the last one no larger. */

@@ -9,7 +9,7 @@ import * as t from '../../src/index.ts';
 import { isTesseraError, type LazyArray } from '../../src/index.ts';
 
 /** A bad value smuggled past the types: the table is about what the types cannot stop. */
-const bad = <T>(v: unknown): T => v as T;
+const bad = <T = never>(v: unknown): T => v as T;
 
 interface Row {
   label: string;
