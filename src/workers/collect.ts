@@ -12,6 +12,13 @@ import type { OutputPlace } from '../array/output-place.ts';
 /** Collect after this many shared bytes were allocated or dropped since the last time. */
 export const COLLECT_AFTER_BYTES = 256 * 2 ** 20;
 
+/**
+ * Collect at the first block of a new result once earlier results written into add up to
+ * this many bytes: a worker's heap is small, so a collection costs a few ms, and the memory
+ * of a result freed promptly is what the allocator hands the next result (no page faults).
+ */
+export const RESULTS_COLLECT_BYTES = 32 * 2 ** 20;
+
 let gc: (() => void) | undefined;
 let pending = 0;
 /** The results this thread wrote blocks into since its last collection: id → bytes. */
@@ -53,7 +60,7 @@ export function noteDropped(bytes: number): void {
  */
 export function notePlaces(
   into: readonly OutputPlace[] | undefined,
-  threshold = COLLECT_AFTER_BYTES,
+  threshold = RESULTS_COLLECT_BYTES,
 ): void {
   if (into === undefined) return;
   for (const p of into) {
