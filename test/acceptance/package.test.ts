@@ -1,6 +1,8 @@
 // Acceptance (issue 11): tessera as a real npm package. `npm pack` (which builds dist/), an
 // offline install of the tarball into a project outside the repository, and there: plain node
-// (ESM and CommonJS), tsx, tsc under NodeNext and under `tsc --init`'s defaults, and the CLI.
+// (ESM and CommonJS; built-in, source-shipped and defineKernels kernels on threads and on
+// processes, with no tsx anywhere), tsx (.ts, .cts, .cjs), a bundler, tsc under NodeNext and
+// under `tsc --init`'s defaults, and the CLI. The one build of the package serves every check.
 
 import { execFile, execFileSync, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -171,8 +173,13 @@ async function withTsx<T>(fn: () => Promise<T>): Promise<T> {
 // The plain node programs, before any tsx run and with no tsx installed: workers need no tsx.
 const plainRuns = once(async () => {
   expect(existsSync(join(app, 'node_modules/tsx'))).toBe(false);
-  const [mjs, cjs] = await Promise.all([runNode(['app.mjs']), runNode(['app.cjs'])]);
-  return { mjs, cjs };
+  const [mjs, cjs, threads, processes] = await Promise.all([
+    runNode(['app.mjs']),
+    runNode(['app.cjs']),
+    runNode(['shipping.mjs', 'threads']),
+    runNode(['shipping.mjs', 'processes']),
+  ]);
+  return { mjs, cjs, shipping: { threads, processes } };
 });
 // The programs tsx runs, with tsx linked into the app for their duration.
 const tsxRuns = once(() =>
@@ -243,6 +250,17 @@ describe('a project using the installed package', () => {
       ndarray: true,
     });
   }, 60_000);
+
+  test.each(['threads', 'processes'] as const)(
+    'plain node, %s: built-in, source-shipped and defineKernels kernels run from the built package',
+    async (scheduler) => {
+      const r = lastJson(`shipping.mjs ${scheduler}`, (await plainRuns()).shipping[scheduler]);
+      let sum = 0;
+      for (let i = 0; i < 600; i++) sum += 2 * ((i * 7919) % 600) + 1;
+      expect(r).toEqual({ sum, sorted: true, plus: ((7 * 7919) % 600) + 1 });
+    },
+    60_000,
+  );
 
   test('tsx: a .ts program whose .ts kernel module runs on worker threads', async () => {
     expect(lastJson('tsx app.ts', (await tsxRuns()).ts)).toEqual({ sum: expectedSum, plus: 8 });
