@@ -173,13 +173,8 @@ async function withTsx<T>(fn: () => Promise<T>): Promise<T> {
 // The plain node programs, before any tsx run and with no tsx installed: workers need no tsx.
 const plainRuns = once(async () => {
   expect(existsSync(join(app, 'node_modules/tsx'))).toBe(false);
-  const [mjs, cjs, threads, processes] = await Promise.all([
-    runNode(['app.mjs']),
-    runNode(['app.cjs']),
-    runNode(['shipping.mjs', 'threads']),
-    runNode(['shipping.mjs', 'processes']),
-  ]);
-  return { mjs, cjs, shipping: { threads, processes } };
+  const [mjs, cjs] = await Promise.all([runNode(['app.mjs']), runNode(['app.cjs'])]);
+  return { mjs, cjs };
 });
 // The programs tsx runs, with tsx linked into the app for their duration.
 const tsxRuns = once(() =>
@@ -234,13 +229,17 @@ describe('the packed tarball', () => {
 describe('a project using the installed package', () => {
   const expectedSum = 1_000_000; // sum(2i + 1) for i < 1000
 
-  test('plain node, ESM: threads with a defineKernels module, processes, and MissingPackageError for distributed', async () => {
+  test('plain node, ESM: built-in, source-shipped and defineKernels kernels on threads and on processes, and MissingPackageError for distributed', async () => {
+    let sum = 0;
+    for (let i = 0; i < 600; i++) sum += 2 * ((i * 7919) % 600) + 1;
+    const shipped = { sum, sorted: true, plus: ((7 * 7919) % 600) + 1 };
     expect(lastJson('app.mjs', (await plainRuns()).mjs)).toEqual({
       sum: expectedSum,
       plus: 8,
       processes: 499_500,
       ndarray: true,
       distributed: 'MissingPackageError ioredis',
+      shipping: { threads: shipped, processes: shipped },
     });
   }, 60_000);
 
@@ -250,17 +249,6 @@ describe('a project using the installed package', () => {
       ndarray: true,
     });
   }, 60_000);
-
-  test.each(['threads', 'processes'] as const)(
-    'plain node, %s: built-in, source-shipped and defineKernels kernels run from the built package',
-    async (scheduler) => {
-      const r = lastJson(`shipping.mjs ${scheduler}`, (await plainRuns()).shipping[scheduler]);
-      let sum = 0;
-      for (let i = 0; i < 600; i++) sum += 2 * ((i * 7919) % 600) + 1;
-      expect(r).toEqual({ sum, sorted: true, plus: ((7 * 7919) % 600) + 1 });
-    },
-    60_000,
-  );
 
   test('tsx: a .ts program whose .ts kernel module runs on worker threads', async () => {
     expect(lastJson('tsx app.ts', (await tsxRuns()).ts)).toEqual({ sum: expectedSum, plus: 8 });
