@@ -27,9 +27,21 @@ function loadEsmBuild() {
 const nodeRequiresEsm =
   process.features.require_module === true && Module.prototype._compile.length >= 3;
 
+/** The ESM build past the hooks; plain require() where this Node's _compile cannot load ESM. */
+function load() {
+  if (!(module instanceof Module && nodeRequiresEsm)) return require('./index.js');
+  try {
+    return loadEsmBuild();
+  } catch (e) {
+    // a _compile that took index.js for CommonJS: it ran nothing, it failed to parse
+    if (e instanceof SyntaxError && /\b(import|export)\b/.test(e.message))
+      return require('./index.js');
+    throw e;
+  }
+}
+
 try {
-  module.exports =
-    module instanceof Module && nodeRequiresEsm ? loadEsmBuild() : require('./index.js');
+  module.exports = load();
 } catch (e) {
   if (e?.code !== 'ERR_REQUIRE_ESM') throw e;
   throw new Error(`require('tessera'): ${OLD_NODE}`, { cause: e });
