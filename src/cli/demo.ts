@@ -20,6 +20,8 @@ export interface DemoOptions {
   scheduler: DemoScheduler;
   /** Write graph.svg and profile.html (the first compute's) into this folder. */
   outDir?: string;
+  /** Samples per block along time (default 2¹⁸); the time-major tiling takes a quarter of it. */
+  blockSamples?: number;
 }
 
 const seconds = (t0: number) => ((performance.now() - t0) / 1000).toFixed(2);
@@ -30,10 +32,10 @@ const seconds = (t0: number) => ((performance.now() - t0) / 1000).toFixed(2);
  * await runDemo({ channels: 32, samples: 2 ** 20, scheduler: 'threads' });
  */
 export async function runDemo(opts: DemoOptions): Promise<Float64Array> {
-  const { channels, samples } = opts;
+  const { channels, samples, blockSamples = 2 ** 18 } = opts;
   const run: ComputeOptions = { scheduler: opts.scheduler };
   // channels × samples of unit noise, chunked along time; scaled to mean 1, std 0.5
-  const raw = random.normal([channels, samples], { seed: 7, chunks: [8, 2 ** 18] });
+  const raw = random.normal([channels, samples], { seed: 7, chunks: [8, blockSamples] });
   const signal = raw.mul(0.5).add(1);
   console.log(
     `tessera demo: ${channels} channels × ${samples.toLocaleString()} samples float64 ` +
@@ -54,7 +56,7 @@ export async function runDemo(opts: DemoOptions): Promise<Float64Array> {
 
   t0 = performance.now();
   // time-major tiling: whole channel axis per block, then a cross-channel average trace
-  const timeMajor = signal.rechunk({ 0: -1, 1: 2 ** 16 });
+  const timeMajor = signal.rechunk({ 0: -1, 1: Math.max(1, Math.floor(blockSamples / 4)) });
   const trace = timeMajor.mean({ axis: 0 });
   const [traceMean] = [await compute(trace.mean(), run)];
   console.log(

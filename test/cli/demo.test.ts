@@ -21,7 +21,8 @@ describe('demo', () => {
   test('every scheduler computes the same channel means', async () => {
     const log = vi.spyOn(console, 'log').mockImplementation(() => {});
     try {
-      const opts = { channels: 8, samples: 2 ** 19 };
+      // 4 blocks of 8 × 2¹⁴, 16 after the time-major rechunk: small, and spread over the members
+      const opts = { channels: 8, samples: 2 ** 16, blockSamples: 2 ** 14 };
       const sync = await runDemo({ ...opts, scheduler: 'sync' });
       for (const scheduler of ['threads', 'processes'] as const) {
         const got = await runDemo({ ...opts, scheduler });
@@ -37,7 +38,13 @@ describe('demo', () => {
     const dir = mkdtempSync(join(tmpdir(), 'tessera-demo-test-'));
     const log = vi.spyOn(console, 'log').mockImplementation(() => {});
     try {
-      await runDemo({ channels: 8, samples: 2 ** 16, scheduler: 'sync', outDir: dir });
+      await runDemo({
+        channels: 8,
+        samples: 2 ** 14,
+        blockSamples: 2 ** 12,
+        scheduler: 'sync',
+        outDir: dir,
+      });
       const printed = log.mock.calls.flat().join('\n');
       expect(printed).toContain(`graph picture: ${join(dir, 'graph.svg')}`);
       expect(printed).toContain(`profile report: ${join(dir, 'profile.html')}`);

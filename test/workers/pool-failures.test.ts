@@ -29,7 +29,7 @@ const kinds: [string, (o: PoolOptions) => PoolExecutor][] = [
 describe.each(kinds)('%s: failures', (_, makePool) => {
   let pool: PoolExecutor;
   beforeAll(async () => {
-    pool = makePool({ workers: 2, registryModule });
+    pool = makePool({ workers: 2, registryModule, abortGraceMs: 1000 });
     await pool.run([ok(), ok()]); // both members started: timings below exclude start-up
   }, T);
   afterAll(() => pool.shutdown());
@@ -96,7 +96,8 @@ describe.each(kinds)('%s: failures', (_, makePool) => {
     async () => {
       const ac = new AbortController();
       const started = performance.now();
-      const run = pool.run([task('test-sleep', { ms: 1500 }, [x])], ac.signal);
+      // shorter than the abort grace period (1 s), so the member finishes it and is kept
+      const run = pool.run([task('test-sleep', { ms: 600 }, [x])], ac.signal);
       setTimeout(() => ac.abort(), 50);
       const err = await rejection(run);
       expect(err).toBeInstanceOf(CancelledError);
