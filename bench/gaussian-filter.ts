@@ -6,11 +6,13 @@
 //   knobs: BENCH_GAUSS_N (512; 128 with BENCH_SMALL=1), BENCH_GAUSS_CHUNK (128; 64 small)
 //
 // Target (issue 14): at most Dask's time; peak RSS at most 2 × the array. Times are the best
-// of 3 runs after a warm-up on both sides; peak RSS is the whole process's during those runs
-// above its resident size before them (the started pool and interpreter excluded, and no
-// earlier run's result held, on either side). The input is a random volume generated chunk
-// by chunk on both sides (never whole); the output is computed whole, as Dask's .compute()
-// returns it.
+// of 3 runs after a warm-up on both sides. Peak RSS is the whole process's during the
+// warm-up and those runs, above its resident size before them: after a small volume was
+// filtered once (the pool started, the kernels compiled, scipy imported), before any memory
+// of the full-size runs existed, so what the allocators keep from run to run (free lists,
+// freed heap) counts too. No earlier run's result is held while a run computes, on either
+// side. The input is a random volume generated chunk by chunk on both sides (never whole);
+// the output is computed whole, as Dask's .compute() returns it.
 
 import { compute, gaussianFilter, type NDArray, random, shutdown } from '../src/index.ts';
 import { PY_BEST_OF_3, runDaskSnippet } from './dask.ts';
@@ -23,20 +25,14 @@ const chunk = knob('BENCH_GAUSS_CHUNK', small ? 64 : 128);
 const bytes = n ** 3 * 4;
 
 const x = random.uniform([n, n, n], { seed: 3, chunks: chunk, dtype: 'float32' });
-// best of 3 after a warm-up run (which starts the pool and lets each worker's JIT compile
-// the kernels; scipy's are compiled ahead of time), as the Dask side below
 const run = () => compute(gaussianFilter(x, 2), { scheduler: 'threads', workers: 2 });
-await run();
-// the peak is measured from here, the pool up; as on the Dask side, no earlier result is
-// held while a run computes (each is dropped and collected before the next starts). Idle
-// 2.5 s first: the workers collect their references to the dropped result (after 100 ms)
-// and every thread drops its free buffers (after 2 s), so the free lists the runs build
-// count in the peak. In the runs below, back to back, a worker collects the previous
-// result when it writes the first block of the next.
-await new Promise((r) => setTimeout(r, 2500));
+// the pool started and the kernels compiled on a small volume; the peak counts from here
+const tiny = random.uniform([64, 64, 64], { seed: 3, chunks: 32, dtype: 'float32' });
+await compute(gaussianFilter(tiny, 2), { scheduler: 'threads', workers: 2 });
 globalThis.gc?.();
 const base = rssNow();
 resetPeak();
+await run(); // warm-up, as the Dask side's
 let seconds = Number.POSITIVE_INFINITY;
 let last: NDArray | undefined;
 for (let rep = 0; rep < 3; rep++) {
@@ -66,9 +62,11 @@ def hwm():
     return int([l for l in open('/proc/self/status') if l.startswith('VmHWM')][0].split()[1]) * 1024
 def rss():
     return int([l for l in open('/proc/self/status') if l.startswith('VmRSS')][0].split()[1]) * 1024
-x = da.random.random((${n}, ${n}, ${n}), chunks=${chunk}).astype(np.float32)
-y = da.map_overlap(ndi.gaussian_filter, x, depth=8, boundary='reflect', sigma=2, dtype=np.float32)
-y.compute(scheduler='threads', num_workers=2)
+def filtered(n, chunk):
+    x = da.random.random((n, n, n), chunks=chunk).astype(np.float32)
+    return da.map_overlap(ndi.gaussian_filter, x, depth=8, boundary='reflect', sigma=2, dtype=np.float32)
+filtered(64, 32).compute(scheduler='threads', num_workers=2)
+y = filtered(${n}, ${chunk})
 base = rss()
 open('/proc/self/clear_refs', 'w').write('5')
 dt = t(lambda: y.compute(scheduler='threads', num_workers=2))
