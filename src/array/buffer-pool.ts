@@ -160,6 +160,29 @@ export function exposeBuffer(data: View): void {
   if (t !== undefined) t[3] = STATE_ESCAPED;
 }
 
+/** Buffers this thread's engine copied a user function's result into. */
+const engineCopies = new WeakSet<ArrayBufferLike>();
+
+/**
+ * Note that `data` is tessera's copy of what a user function returned (its array was not in
+ * shared memory): the function never saw this buffer, so returning it does not expose it.
+ * @example
+ * const out = allocate('float64', r.length); out.set(r); markEngineCopy(out);
+ */
+export function markEngineCopy(data: View): void {
+  engineCopies.add(data.buffer);
+}
+
+/**
+ * exposeBuffer for what a user function returned: its own arrays are exposed, tessera's
+ * copies of them (markEngineCopy) stay reusable.
+ * @example
+ * exposeReturned(block.data); // after a mapBlocks kernel returned block
+ */
+export function exposeReturned(data: View): void {
+  if (!engineCopies.has(data.buffer)) exposeBuffer(data);
+}
+
 /**
  * Give a free buffer (no block of it is referenced anywhere) to this thread's free list;
  * false (and dropped) when the list is full.

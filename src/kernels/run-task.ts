@@ -4,7 +4,7 @@
 import { insideTask, recycleBuffer } from '../array/buffer-pool.ts';
 import { writePlaces } from '../array/output-place.ts';
 import { KernelError, ShapeError, TaskError } from '../errors.ts';
-import { exposeChunk } from '../workers/recycler.ts';
+import { exposeChunk, exposeResultOfUserCode } from '../workers/recycler.ts';
 import type { TaskPayload } from '../workers/types.ts';
 import { backendKernelKey, backendKernelsReady } from './backend-kernels.ts';
 import { recycleSteps } from './recycle-steps.ts';
@@ -34,20 +34,25 @@ export function runTask(
   }
   if (task.spare !== undefined) recycleBuffer(task.spare);
   const find = (name: string): AnyKernel => lookup(registry, name, task.key, backend?.name);
-  // Code tessera does not own (a user function, a third-party backend's kernels) may keep
-  // what it was given or returns: those buffers are never reused (array/buffer-pool.ts).
-  let foreign = backend !== undefined && !isBuiltinBackend(backend.module);
+  // Code tessera does not own may keep what it was given or returns: those buffers are never
+  // reused (array/buffer-pool.ts). A third-party backend's kernels may keep anything of the
+  // task; a user function, what its step was given and what it returned (tessera's copies of
+  // unshared arrays it returned excepted: it never saw those).
+  const foreign = backend !== undefined && !isBuiltinBackend(backend.module);
   // the values of a fused task's steps, reused once the task is done with them (a pool's
   // registry module may hold kernels that keep what they make: nothing is reused there)
-  const steps: Chunk[] | undefined = ownRegistries.has(registry) ? [] : undefined;
+  const steps: Chunk[] | undefined = ownRegistries.has(registry) && !foreign ? [] : undefined;
+  let userCode = false; // the kernel call running now resolved a user function
   const ctx: KernelContext = {
     key: task.key,
     ...(backend !== undefined ? { backend: backend.name } : {}),
     resolve: (ref) => {
-      foreign = true;
+      userCode = true;
       return resolve(ref);
     },
     run: (name, inputs, params) => {
+      const outer = userCode;
+      userCode = false;
       const out = find(name)(inputs, params, ctx);
       if (out instanceof Promise) {
         throw new KernelError(
@@ -55,6 +60,8 @@ export function runTask(
             ' (a user function that returns a promise must be declared async: its tasks then run on their own)',
         );
       }
+      if (userCode) exposeUserStep(inputs, out);
+      userCode = outer;
       steps?.push(out);
       return out;
     },
@@ -65,7 +72,9 @@ export function runTask(
     if (foreign) {
       for (const c of task.inputs) exposeChunk(c);
       exposeChunk(out);
-    } else if (steps !== undefined && steps.length > 0) recycleSteps(steps, [...task.inputs, out]);
+    } else if (userCode) exposeUserStep(task.inputs, out);
+    // after the exposures: an exposed buffer is never recycled
+    if (steps !== undefined && steps.length > 0) recycleSteps(steps, [...task.inputs, out]);
     return out;
   };
   try {
@@ -74,6 +83,12 @@ export function runTask(
   } catch (e) {
     return failed(task, e);
   }
+}
+
+/** Mark what a user function's step was given, and what it returned, as exposed. */
+function exposeUserStep(inputs: readonly Chunk[], out: Chunk): void {
+  for (const c of inputs) exposeChunk(c);
+  exposeResultOfUserCode(out);
 }
 
 /** Registries of tessera's own kernels only (a pool's registry module adds others'). */

@@ -4,7 +4,13 @@
 // (array/buffer-pool.ts), from which new blocks take it: inline ones directly, worker ones
 // as the spare buffer of their task.
 
-import { exposeBuffer, poolableId, recycleBuffer, TRAILER_BYTES } from '../array/buffer-pool.ts';
+import {
+  exposeBuffer,
+  exposeReturned,
+  poolableId,
+  recycleBuffer,
+  TRAILER_BYTES,
+} from '../array/buffer-pool.ts';
 import { NDArray } from '../array/ndarray.ts';
 import type { Chunk } from '../kernels/types.ts';
 
@@ -22,6 +28,16 @@ function forEachData(chunk: Chunk, visit: (data: NDArray['data']) => void): void
  */
 export function exposeChunk(chunk: Chunk): void {
   forEachData(chunk, exposeBuffer);
+}
+
+/**
+ * exposeChunk for the result of a task that ran user code: blocks tessera copied the user's
+ * arrays into (the user never saw them) stay reusable.
+ * @example
+ * exposeResultOfUserCode(output);
+ */
+export function exposeResultOfUserCode(chunk: Chunk): void {
+  forEachData(chunk, exposeReturned);
 }
 
 /**

@@ -117,6 +117,30 @@ describe('results with reuse equal results without it', () => {
   );
 });
 
+describe("tessera's copy of what a user kernel returned", () => {
+  test.each(SCHEDULERS)(
+    "on %s, is reused as a built-in kernel's block is (the kernel never saw it)",
+    async (scheduler) => {
+      // typed-array map() returns an unshared array: tessera copies it into shared memory
+      const plusOne = (b: NDArray) => (b.data as Float64Array).map((v) => v + 1);
+      const x = random.uniform([400, 300], { seed: 6, chunks: [50, 60] });
+      // a rechunk reads the blocks, so they are released (and reused) as task outputs
+      const tail = (a: LazyArray) => rechunk(a, [100, 100]).sum({ axis: 0 });
+      const user = tail(mapBlocks(plusOne, x, { dtype: 'float64' }));
+      const builtin = tail(x.add(1));
+      configure({ bufferPool: 0 });
+      const [want] = await run(user, { scheduler, workers: 2 });
+      configure({ bufferPool: 2 ** 28 });
+      const [got, u] = await run(user, { scheduler, workers: 2 });
+      const [same, b] = await run(builtin, { scheduler, workers: 2 });
+      sameBits(got, want);
+      sameBits(got, same);
+      expect(u.recycledBytes).toBeGreaterThan(0);
+      expect(u.recycledBytes).toBe(b.recycledBytes);
+    },
+  );
+});
+
 describe('memory someone else holds is never reused', () => {
   test.each(SCHEDULERS)(
     'on %s, a result stays as it was through later computes',

@@ -2,6 +2,7 @@
 // kwargs last) and coerces what it returns to NDArrays of the declared block shapes and dtypes.
 
 import { assembleBlocks } from '../../../array/assemble.ts';
+import { markEngineCopy } from '../../../array/buffer-pool.ts';
 import { allocate, type DType, dtypeOfTypedArray, type TypedArray } from '../../../array/dtype.ts';
 import { flattenNested, NDArray, type Nested, shapeSize } from '../../../array/ndarray.ts';
 import { ShapeError, ValueError } from '../../../errors.ts';
@@ -226,6 +227,7 @@ function castTo(
   if (dtype === 'bool') for (let i = 0; i < data.length; i++) out[i] = data[i] ? 1 : 0;
   else if (ArrayBuffer.isView(data)) out.set(data as TypedArray);
   else for (let i = 0; i < data.length; i++) out[i] = data[i]!;
+  markEngineCopy(out);
   return new NDArray(out, shape, dtype);
 }
 

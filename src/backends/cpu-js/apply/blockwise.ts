@@ -1,6 +1,7 @@
 // The 'blockwise-fn' kernel: calls a user function on blocks (blockwise, mapBlocks) and
 // coerces what it returns (NDArray, bare TypedArray, nested numbers, a number) to a block.
 
+import { markEngineCopy } from '../../../array/buffer-pool.ts';
 import { allocate, type DType, dtypeOfTypedArray, type TypedArray } from '../../../array/dtype.ts';
 import { NDArray, type Nested, ndarray, shapeSize } from '../../../array/ndarray.ts';
 import type { Size } from '../../../chunking/types.ts';
@@ -109,6 +110,7 @@ function shared(x: NDArray): NDArray {
   if (x.data.buffer instanceof SharedArrayBuffer) return x;
   const data = allocate(x.dtype, x.size);
   data.set(x.data);
+  markEngineCopy(data);
   return new NDArray(data, x.shape, x.dtype);
 }
 
