@@ -2,7 +2,6 @@
 // start, end, kernel, bytes in and out and device; host memory and live chunk bytes over time.
 
 import { runnableCount, type TaskTable, unravel } from '../graph/materialize.ts';
-import type { Chunk } from '../kernels/types.ts';
 import { chunkBytes } from '../workers/scheduler.ts';
 import { epochNow } from '../workers/task-timing.ts';
 import type { TaskPayload, TaskTrace } from '../workers/types.ts';
@@ -134,8 +133,11 @@ export class ProfileRecorder implements TaskTrace {
   /** Milliseconds since startedAt. */
   private starts: Float64Array;
   private ends: Float64Array;
-  private bytesIn: Float64Array;
-  private bytesOut: Float64Array;
+  /**
+   * Bytes of each task's value, by task id (a constant's when a task first reads it): a
+   * task's bytes in are its inputs' entries, summed only when a profile is built.
+   */
+  private readonly bytesOf: Float64Array;
   /** Devices of the tasks that ran off the host, by task index (most run on 'cpu'). */
   private readonly devices = new Map<number, string>();
   private readonly spanOnly = new Set<number>();
@@ -160,8 +162,7 @@ export class ProfileRecorder implements TaskTrace {
     this.kernelOf = new Int32Array(expected);
     this.starts = new Float64Array(expected);
     this.ends = new Float64Array(expected);
-    this.bytesIn = new Float64Array(expected);
-    this.bytesOut = new Float64Array(expected);
+    this.bytesOf = new Float64Array(table.count);
     this.sample(this.startedAt, 0);
   }
 
@@ -177,7 +178,7 @@ export class ProfileRecorder implements TaskTrace {
 
   ran(
     task: TaskPayload,
-    value: Chunk,
+    bytes: number,
     lane: string,
     start: number,
     end: number,
@@ -187,16 +188,20 @@ export class ProfileRecorder implements TaskTrace {
     if (task.kernel !== this.lastKernel) this.internKernel(task.kernel);
     const i = this.n++;
     if (i === this.ids.length) this.grow();
-    const inputs = task.inputs;
-    let inBytes = 0;
-    for (let k = 0; k < inputs.length; k++) inBytes += chunkBytes(inputs[k]!);
-    this.ids[i] = task.id;
+    const id = task.id;
+    // inputs were recorded as they ran (sizing a chunk is tens of ns): only constants, once
+    const { table, bytesOf } = this;
+    const s = table.depStart[id]!;
+    for (let k = 0; k < table.depCount[id]!; k++) {
+      const d = table.deps[s + k]!;
+      if (table.isConstant[d] && bytesOf[d] === 0) bytesOf[d] = chunkBytes(task.inputs[k]!);
+    }
+    bytesOf[id] = bytes;
+    this.ids[i] = id;
     this.laneOf[i] = this.lastLaneId;
     this.kernelOf[i] = this.lastKernelId;
     this.starts[i] = start - this.startedAt;
     this.ends[i] = end - this.startedAt;
-    this.bytesIn[i] = inBytes;
-    this.bytesOut[i] = chunkBytes(value);
     if (end > this.lastEnd) this.lastEnd = end;
     if (spanOnly) this.spanOnly.add(i);
     if (task.device !== undefined) this.devices.set(i, task.device);
@@ -225,8 +230,6 @@ export class ProfileRecorder implements TaskTrace {
     this.kernelOf = grown(this.kernelOf);
     this.starts = grown(this.starts);
     this.ends = grown(this.ends);
-    this.bytesIn = grown(this.bytesIn);
-    this.bytesOut = grown(this.bytesOut);
   }
 
   live(bytes: number): void {
@@ -277,6 +280,15 @@ export class ProfileRecorder implements TaskTrace {
     return `${head}${unravel(flat, grid).join(',')})`;
   }
 
+  /** The bytes of task `id`'s inputs. */
+  private bytesIn(id: number): number {
+    const { table, bytesOf } = this;
+    const s = table.depStart[id]!;
+    let bytes = 0;
+    for (let k = 0; k < table.depCount[id]!; k++) bytes += bytesOf[table.deps[s + k]!]!;
+    return bytes;
+  }
+
   /** The op of task `id` of the table. */
   private op(id: number): string {
     return this.table.layers[this.table.layerOf[id]!]!.op;
@@ -292,8 +304,8 @@ export class ProfileRecorder implements TaskTrace {
       lane: this.laneOf[i]!,
       start: this.starts[i]!,
       end: this.ends[i]!,
-      bytesIn: this.bytesIn[i]!,
-      bytesOut: this.bytesOut[i]!,
+      bytesIn: this.bytesIn(id),
+      bytesOut: this.bytesOf[id]!,
       device: this.devices.get(i) ?? 'cpu',
     };
     return this.spanOnly.has(i) ? { ...t, spanOnly: true } : t;
@@ -309,7 +321,7 @@ export class ProfileRecorder implements TaskTrace {
     const n = this.count;
     // the columns as they are now (a later grow() replaces them; entries below n never
     // change): a profile taken mid-run does not see later tasks
-    const { ids, laneOf, kernelOf, starts, ends, bytesIn, bytesOut } = this;
+    const { ids, laneOf, kernelOf, starts, ends, bytesOf } = this;
     const names = [...this.kernelNames];
     const devices = [...this.devices].filter(([i]) => i < n);
     const spanOnly = [...this.spanOnly].filter((i) => i < n);
@@ -334,8 +346,16 @@ export class ProfileRecorder implements TaskTrace {
       lane: () => values(laneOf, n),
       start: () => values(starts, n),
       end: () => values(ends, n),
-      bytesIn: () => values(bytesIn, n),
-      bytesOut: () => values(bytesOut, n),
+      bytesIn: () => {
+        const bytesIn = new Array<number>(n);
+        for (let i = 0; i < n; i++) bytesIn[i] = this.bytesIn(ids[i]!);
+        return bytesIn;
+      },
+      bytesOut: () => {
+        const bytesOut = new Array<number>(n);
+        for (let i = 0; i < n; i++) bytesOut[i] = bytesOf[ids[i]!]!;
+        return bytesOut;
+      },
       device: () => {
         const device = new Array<string>(n).fill('cpu');
         for (const [i, d] of devices) device[i] = d;

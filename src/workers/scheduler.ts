@@ -338,13 +338,16 @@ class Run {
     return n;
   }
 
-  private complete(t: number, value: Chunk): void {
+  /** Task t gave `value`: its dependents may run. Returns its bytes (0 for a constant). */
+  private complete(t: number, value: Chunk): number {
     this.values[t] = value;
     const { table } = this;
+    let bytes = 0;
     // source blocks live in their layer anyway: they do not count against memory
     if (!table.isConstant[t]) {
+      bytes = chunkBytes(value);
       this.liveChunks++;
-      this.liveBytes += chunkBytes(value);
+      this.liveBytes += bytes;
       if (this.liveChunks > this.stats.peakLiveChunks) this.stats.peakLiveChunks = this.liveChunks;
       if (this.liveBytes > this.stats.peakLiveBytes) this.stats.peakLiveBytes = this.liveBytes;
       const onDevice = deviceBytes(value);
@@ -367,6 +370,7 @@ class Run {
       if (this.outputsDue) this.outputsDue.push(t);
       else this.offerOutput(t);
     }
+    return bytes;
   }
 
   /** Offer output task t's value to onOutput; taken, it is released like an intermediate. */
@@ -427,11 +431,11 @@ class Run {
         return;
       }
       if (this.failed) return; // aborted while an asynchronous kernel ran
-      this.complete(t, value);
+      const bytes = this.complete(t, value);
       collectGarbage();
       const now = performance.now();
       if (trace) {
-        trace.ran(task, value, 'main', TIME_ORIGIN + clock, TIME_ORIGIN + now, false);
+        trace.ran(task, bytes, 'main', TIME_ORIGIN + clock, TIME_ORIGIN + now, false);
         trace.live(this.liveBytes);
       }
       clock = now;
@@ -485,35 +489,44 @@ class Run {
       const timing = this.opts.trace ? newTiming(batch.length) : undefined;
       const sent = timing ? epochNow() : 0;
       this.executor.run(batch, this.stop.signal, timing).then(
-        (results) => {
-          if (timing) this.traceBatch(batch, results, timing, sent);
-          this.onBatch(batch, results, bytes);
-        },
+        (results) => this.onBatch(batch, results, bytes, timing, sent),
         (e) => this.fail(e),
       );
     }
   }
 
-  /** Hand a returned batch's timings to the trace (its own span for tasks nobody timed). */
-  private traceBatch(
+  /**
+   * Complete a returned batch's tasks; with `timing`, hand the trace where and when each ran
+   * (the batch's own span, from `sent` to now, for tasks nobody timed).
+   */
+  private completeBatch(
     batch: TaskPayload[],
     results: Chunk[],
-    timing: BatchTiming,
+    timing: BatchTiming | undefined,
     sent: number,
   ): void {
-    if (this.failed) return;
-    const trace = this.opts.trace!;
+    const trace = this.opts.trace;
+    if (timing === undefined || trace === undefined) {
+      for (let i = 0; i < batch.length; i++) this.complete(batch[i]!.id, results[i]!);
+      return;
+    }
     const now = epochNow();
-    const n = Math.min(batch.length, results.length);
-    for (let i = 0; i < n; i++) {
+    for (let i = 0; i < batch.length; i++) {
+      const bytes = this.complete(batch[i]!.id, results[i]!);
       const timed = timing.end[i]! > 0;
       const lane = timing.lanes[i] || this.executor.name;
       const start = timed ? timing.start[i]! : sent;
-      trace.ran(batch[i]!, results[i]!, lane, start, timed ? timing.end[i]! : now, !timed);
+      trace.ran(batch[i]!, bytes, lane, start, timed ? timing.end[i]! : now, !timed);
     }
   }
 
-  private onBatch(batch: TaskPayload[], results: Chunk[], bytes: number): void {
+  private onBatch(
+    batch: TaskPayload[],
+    results: Chunk[],
+    bytes: number,
+    timing: BatchTiming | undefined,
+    sent: number,
+  ): void {
     if (this.failed) return;
     // Runs in a promise reaction: a throw here (a malformed result, a progress callback) must
     // reject the compute, not escape as an unhandled rejection.
@@ -525,7 +538,7 @@ class Run {
           `runTasks: executor '${this.executor.name}' answered a batch of ${batch.length} tasks with ${results.length} results`,
         );
       }
-      for (let i = 0; i < batch.length; i++) this.complete(batch[i]!.id, results[i]!);
+      this.completeBatch(batch, results, timing, sent);
       this.opts.trace?.live(this.liveBytes);
       if (this.done === this.total) {
         this.offerDueOutputs();

@@ -233,9 +233,9 @@ describe('a failed compute still delivers its profile', () => {
     );
     const payload = (id: number) => ({ id, key: '', kernel: 'k', params: null, inputs: [] });
     const t0 = rec.startedAt;
-    rec.ran(payload(ids[0]!), [], 'main', t0, t0 + 1, false);
+    rec.ran(payload(ids[0]!), 0, 'main', t0, t0 + 1, false);
     const early = rec.profile();
-    for (const id of ids.slice(1)) rec.ran(payload(id), [], 'main', t0 + 1, t0 + 2, true);
+    for (const id of ids.slice(1)) rec.ran(payload(id), 0, 'main', t0 + 1, t0 + 2, true);
     rec.end();
     expect(early.tasks.key).toHaveLength(1);
     expect(early.tasks.spanOnly).toEqual([]);
@@ -244,7 +244,7 @@ describe('a failed compute still delivers its profile', () => {
     expect(rec.profile().tasks.spanOnly).toHaveLength(ids.length - 1);
     // more tasks than the table has room for (the columns grow): each is kept
     for (let k = 0; k < 3 * ids.length; k++)
-      rec.ran(payload(ids[0]!), [], 'main', t0, t0 + k, false);
+      rec.ran(payload(ids[0]!), 0, 'main', t0, t0 + k, false);
     const grownProfile = rec.profile();
     expect(grownProfile.tasks.end).toHaveLength(4 * ids.length);
     expect(grownProfile.tasks.end.at(-1)).toBe(3 * ids.length - 1);
