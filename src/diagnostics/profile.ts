@@ -31,6 +31,12 @@ export interface MemorySample {
   readonly rss: number;
   /** Bytes of the chunks the scheduler held. */
   readonly liveBytes: number;
+  /**
+   * Resident set size of the worker processes ('processes', 'distributed'), summed over the
+   * last size each told (with its replies); absent while none told one (threads and 'sync'
+   * run in this process: `rss` holds them).
+   */
+  readonly workersRss?: number;
 }
 
 /**
@@ -145,6 +151,9 @@ export class ProfileRecorder implements TaskTrace {
   private lastEnd = 0;
   private lastSample = Number.NEGATIVE_INFINITY;
   private liveBytes = 0;
+  /** The last resident set size each worker process told, and their sum. */
+  private readonly workerRss = new Map<string, number>();
+  private workersRss = 0;
   private endedAt: number | undefined;
   private failure: ProfileError | undefined;
   /** Per layer of the table: the start of its tasks' keys and its grid (made when first used). */
@@ -238,6 +247,11 @@ export class ProfileRecorder implements TaskTrace {
     if (this.lastEnd - this.lastSample >= SAMPLE_MS) this.sample(this.lastEnd, bytes);
   }
 
+  workerMemory(worker: string, rss: number): void {
+    this.workersRss += rss - (this.workerRss.get(worker) ?? 0);
+    this.workerRss.set(worker, rss);
+  }
+
   /** The run ended: take the last memory sample. */
   end(): void {
     if (this.endedAt !== undefined) return;
@@ -261,7 +275,13 @@ export class ProfileRecorder implements TaskTrace {
 
   private sample(now: number, liveBytes: number): void {
     this.lastSample = now;
-    this.memory.push({ t: now - this.startedAt, rss: process.memoryUsage.rss(), liveBytes });
+    const t = now - this.startedAt;
+    const rss = process.memoryUsage.rss();
+    this.memory.push(
+      this.workerRss.size > 0
+        ? { t, rss, liveBytes, workersRss: this.workersRss }
+        : { t, rss, liveBytes },
+    );
   }
 
   /** The key of task `id` of the table (as taskKey gives it), from its layer's cached parts. */

@@ -518,6 +518,7 @@ class Run {
       const start = timed ? timing.start[i]! : sent;
       trace.ran(batch[i]!, bytes, lane, start, timed ? timing.end[i]! : now, !timed);
     }
+    for (const [worker, rss] of timing.workerRss) trace.workerMemory?.(worker, rss);
   }
 
   private onBatch(

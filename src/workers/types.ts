@@ -56,6 +56,8 @@ export interface TaskTrace {
   ): void;
   /** Bytes of the chunks held now (called as tasks finish). */
   live(bytes: number): void;
+  /** Worker process `worker` (not this one) told its resident set size: `rss` bytes. */
+  workerMemory?(worker: string, rss: number): void;
 }
 
 /** Runs tasks somewhere: inline, on worker threads, on a cluster. */

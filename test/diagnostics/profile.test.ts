@@ -114,6 +114,8 @@ test("'threads': lanes are the workers that ran tasks, each task once", async ()
   expect(p.lanes.length).toBeLessThanOrEqual(2);
   expect(p.lanes.every((l) => /^thread \d+$/.test(l))).toBe(true);
   expect(p.tasks.spanOnly).toEqual([]);
+  // threads are this process's memory (rss): no worker processes' memory
+  expect(p.memory.every((m) => m.workersRss === undefined)).toBe(true);
 });
 
 test("an executor that does not time its tasks: each task gets its batch's span, marked", async () => {
