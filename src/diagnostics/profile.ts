@@ -5,6 +5,7 @@ import { runnableCount, type TaskTable, unravel } from '../graph/materialize.ts'
 import { chunkBytes } from '../workers/scheduler.ts';
 import { epochNow } from '../workers/task-timing.ts';
 import type { TaskPayload, TaskTrace } from '../workers/types.ts';
+import { addReader, endLease, type Lease, leaseColumns, takeColumns } from './profile-columns.ts';
 
 /** One task of a profile; times are milliseconds since the profile's `startedAt`. */
 export interface ProfileTask {
@@ -144,6 +145,8 @@ export class ProfileRecorder implements TaskTrace {
    * task's bytes in are its inputs' entries, summed only when a profile is built.
    */
   private readonly bytesOf: Float64Array;
+  /** The columns are reused by a later recorder once this and its profiles are collected. */
+  private readonly lease: Lease;
   /** Devices of the tasks that ran off the host, by task index (most run on 'cpu'). */
   private readonly devices = new Map<number, string>();
   private readonly spanOnly = new Set<number>();
@@ -165,13 +168,14 @@ export class ProfileRecorder implements TaskTrace {
     readonly workers: number,
     private readonly table: TaskTable,
   ) {
-    const expected = Math.max(16, runnableCount(table));
-    this.ids = new Int32Array(expected);
-    this.laneOf = new Int32Array(expected);
-    this.kernelOf = new Int32Array(expected);
-    this.starts = new Float64Array(expected);
-    this.ends = new Float64Array(expected);
-    this.bytesOf = new Float64Array(table.count);
+    const columns = takeColumns(Math.max(16, runnableCount(table)), table.count);
+    this.ids = columns.ids;
+    this.laneOf = columns.laneOf;
+    this.kernelOf = columns.kernelOf;
+    this.starts = columns.starts;
+    this.ends = columns.ends;
+    this.bytesOf = columns.bytesOf;
+    this.lease = leaseColumns(this, columns);
     this.sample(this.startedAt, 0);
   }
 
@@ -234,6 +238,7 @@ export class ProfileRecorder implements TaskTrace {
   }
 
   private grow(): void {
+    endLease(this.lease);
     this.ids = grown(this.ids);
     this.laneOf = grown(this.laneOf);
     this.kernelOf = grown(this.kernelOf);
@@ -383,6 +388,7 @@ export class ProfileRecorder implements TaskTrace {
       },
       spanOnly: () => spanOnly,
     });
+    addReader(this.lease, tasks);
     return {
       version: 1,
       scheduler: this.scheduler,
