@@ -3,7 +3,7 @@
 
 import { runnableCount, type TaskTable, unravel } from '../graph/materialize.ts';
 import { chunkBytes } from '../workers/scheduler.ts';
-import { epochNow } from '../workers/task-timing.ts';
+import { epochNow, TIME_ORIGIN } from '../workers/task-timing.ts';
 import type { TaskPayload, TaskTrace } from '../workers/types.ts';
 import { addReader, endLease, type Lease, leaseColumns, takeColumns } from './profile-columns.ts';
 
@@ -124,6 +124,8 @@ function values(a: Float64Array | Int32Array, n: number): number[] {
  */
 export class ProfileRecorder implements TaskTrace {
   readonly startedAt = epochNow();
+  /** `startedAt` on this thread's clock (performance.now()), the clock tasks are given in. */
+  private readonly origin = this.startedAt - TIME_ORIGIN;
   private readonly laneIds = new Map<string, number>();
   readonly lanes: string[] = [];
   /** Kernel names, and each task's index among them. */
@@ -176,7 +178,7 @@ export class ProfileRecorder implements TaskTrace {
     this.ends = columns.ends;
     this.bytesOf = columns.bytesOf;
     this.lease = leaseColumns(this, columns);
-    this.sample(this.startedAt, 0);
+    this.sample(this.origin, 0);
   }
 
   /** Milliseconds from the start to the end (or to now, while it runs). */
@@ -213,8 +215,8 @@ export class ProfileRecorder implements TaskTrace {
     this.ids[i] = id;
     this.laneOf[i] = this.lastLaneId;
     this.kernelOf[i] = this.lastKernelId;
-    this.starts[i] = start - this.startedAt;
-    this.ends[i] = end - this.startedAt;
+    this.starts[i] = start - this.origin;
+    this.ends[i] = end - this.origin;
     if (end > this.lastEnd) this.lastEnd = end;
     if (spanOnly) this.spanOnly.add(i);
     if (task.device !== undefined) this.devices.set(i, task.device);
@@ -261,7 +263,7 @@ export class ProfileRecorder implements TaskTrace {
   end(): void {
     if (this.endedAt !== undefined) return;
     this.endedAt = epochNow();
-    this.sample(this.endedAt, this.liveBytes);
+    this.sample(this.endedAt - TIME_ORIGIN, this.liveBytes);
   }
 
   /** The run failed with `e`: it ends, and its profile says why (`Profile.error`). */
@@ -280,7 +282,7 @@ export class ProfileRecorder implements TaskTrace {
 
   private sample(now: number, liveBytes: number): void {
     this.lastSample = now;
-    const t = now - this.startedAt;
+    const t = now - this.origin;
     const rss = process.memoryUsage.rss();
     this.memory.push(
       this.workerRss.size > 0

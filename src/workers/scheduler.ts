@@ -26,7 +26,7 @@ import { collectGarbage, noteDropped } from './collect.ts';
 import { deviceBytes } from './device-chunk.ts';
 import { ReadyQueue } from './ready-queue.ts';
 import { exposeChunk, Recycler } from './recycler.ts';
-import { type BatchTiming, epochNow, newTiming, TIME_ORIGIN } from './task-timing.ts';
+import { type BatchTiming, newTiming, TIME_ORIGIN } from './task-timing.ts';
 import type { Executor, TaskPayload, TaskTrace } from './types.ts';
 
 /** Released blocks up to this size live on shared slabs: not worth counting for GC. */
@@ -435,7 +435,8 @@ class Run {
       collectGarbage();
       const now = performance.now();
       if (trace) {
-        trace.ran(task, bytes, 'main', TIME_ORIGIN + clock, TIME_ORIGIN + now, false);
+        // the clock's values as read: the call is not inlined, and a sum would be a new number
+        trace.ran(task, bytes, 'main', clock, now, false);
         trace.live(this.liveBytes);
       }
       clock = now;
@@ -487,7 +488,7 @@ class Run {
       if (batch.length === 0) break;
       this.inflight++;
       const timing = this.opts.trace ? newTiming(batch.length) : undefined;
-      const sent = timing ? epochNow() : 0;
+      const sent = timing ? performance.now() : 0;
       this.executor.run(batch, this.stop.signal, timing).then(
         (results) => this.onBatch(batch, results, bytes, timing, sent),
         (e) => this.fail(e),
@@ -510,13 +511,15 @@ class Run {
       for (let i = 0; i < batch.length; i++) this.complete(batch[i]!.id, results[i]!);
       return;
     }
-    const now = epochNow();
+    const now = performance.now();
     for (let i = 0; i < batch.length; i++) {
       const bytes = this.complete(batch[i]!.id, results[i]!);
       const timed = timing.end[i]! > 0;
       const lane = timing.lanes[i] || this.executor.name;
-      const start = timed ? timing.start[i]! : sent;
-      trace.ran(batch[i]!, bytes, lane, start, timed ? timing.end[i]! : now, !timed);
+      // workers' times are epoch ms; the trace takes this thread's clock
+      const start = timed ? timing.start[i]! - TIME_ORIGIN : sent;
+      const end = timed ? timing.end[i]! - TIME_ORIGIN : now;
+      trace.ran(batch[i]!, bytes, lane, start, end, !timed);
     }
     for (const [worker, rss] of timing.workerRss) trace.workerMemory?.(worker, rss);
   }

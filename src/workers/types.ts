@@ -42,7 +42,8 @@ export interface TaskPayload {
 /** Receives, as a run goes, where and when each task ran and the live chunk bytes (profiles). */
 export interface TaskTrace {
   /**
-   * `task` ran on `lane` from `start` to `end` (epoch ms) and gave a value of `bytes` (as
+   * `task` ran on `lane` from `start` to `end` (ms on this thread's clock, performance.now():
+   * epoch ms less performance.timeOrigin) and gave a value of `bytes` (as
    * chunkBytes counts them); `spanOnly`: the executor did not time it, so the span is its
    * batch's, from dispatch to reply.
    */

@@ -234,7 +234,8 @@ describe('a failed compute still delivers its profile', () => {
       (t) => !table.isConstant[t],
     );
     const payload = (id: number) => ({ id, key: '', kernel: 'k', params: null, inputs: [] });
-    const t0 = rec.startedAt;
+    // the trace's clock is this thread's performance.now()
+    const t0 = rec.startedAt - performance.timeOrigin;
     rec.ran(payload(ids[0]!), 0, 'main', t0, t0 + 1, false);
     const early = rec.profile();
     for (const id of ids.slice(1)) rec.ran(payload(id), 0, 'main', t0 + 1, t0 + 2, true);
