@@ -6,6 +6,7 @@ import { chunkBytes } from '../workers/scheduler.ts';
 import { epochNow, TIME_ORIGIN } from '../workers/task-timing.ts';
 import type { TaskPayload, TaskTrace } from '../workers/types.ts';
 import { addReader, endLease, type Lease, leaseColumns, takeColumns } from './profile-columns.ts';
+import { residentBytes } from './resident.ts';
 
 /** One task of a profile; times are milliseconds since the profile's `startedAt`. */
 export interface ProfileTask {
@@ -283,7 +284,7 @@ export class ProfileRecorder implements TaskTrace {
   private sample(now: number, liveBytes: number): void {
     this.lastSample = now;
     const t = now - this.origin;
-    const rss = process.memoryUsage.rss();
+    const rss = residentBytes();
     this.memory.push(
       this.workerRss.size > 0
         ? { t, rss, liveBytes, workersRss: this.workersRss }
