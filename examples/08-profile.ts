@@ -65,6 +65,10 @@ for (const scheduler of ['threads', 'processes'] as const) {
     );
   }
   assert.ok(tasks.every((t) => t.start <= t.end && t.bytesOut > 0));
+  // the pool's processes told their memory with their replies; threads are this process's
+  const workersRss = profile.memory.at(-1)?.workersRss;
+  if (scheduler === 'processes') assert.ok(workersRss !== undefined && workersRss > 2 ** 20);
+  else assert.equal(workersRss, undefined);
   assert.ok(!/<script[^>]+src=|<link /.test(html), 'the report loads something from outside');
   const busy = tasks.reduce((s, t) => s + t.end - t.start, 0);
   console.log(

@@ -2,10 +2,11 @@
 // start, end, kernel, bytes in and out and device; host memory and live chunk bytes over time.
 
 import { runnableCount, type TaskTable, unravel } from '../graph/materialize.ts';
-import type { Chunk } from '../kernels/types.ts';
 import { chunkBytes } from '../workers/scheduler.ts';
-import { epochNow } from '../workers/task-timing.ts';
+import { epochNow, TIME_ORIGIN } from '../workers/task-timing.ts';
 import type { TaskPayload, TaskTrace } from '../workers/types.ts';
+import { addReader, endLease, type Lease, leaseColumns, takeColumns } from './profile-columns.ts';
+import { residentBytes } from './resident.ts';
 
 /** One task of a profile; times are milliseconds since the profile's `startedAt`. */
 export interface ProfileTask {
@@ -32,6 +33,12 @@ export interface MemorySample {
   readonly rss: number;
   /** Bytes of the chunks the scheduler held. */
   readonly liveBytes: number;
+  /**
+   * Resident set size of the worker processes ('processes', 'distributed'), summed over the
+   * last size each told (with its replies); absent while none told one (threads and 'sync'
+   * run in this process: `rss` holds them).
+   */
+  readonly workersRss?: number;
 }
 
 /**
@@ -118,6 +125,8 @@ function values(a: Float64Array | Int32Array, n: number): number[] {
  */
 export class ProfileRecorder implements TaskTrace {
   readonly startedAt = epochNow();
+  /** `startedAt` on this thread's clock (performance.now()), the clock tasks are given in. */
+  private readonly origin = this.startedAt - TIME_ORIGIN;
   private readonly laneIds = new Map<string, number>();
   readonly lanes: string[] = [];
   /** Kernel names, and each task's index among them. */
@@ -134,8 +143,13 @@ export class ProfileRecorder implements TaskTrace {
   /** Milliseconds since startedAt. */
   private starts: Float64Array;
   private ends: Float64Array;
-  private bytesIn: Float64Array;
-  private bytesOut: Float64Array;
+  /**
+   * Bytes of each task's value, by task id (a constant's when a task first reads it): a
+   * task's bytes in are its inputs' entries, summed only when a profile is built.
+   */
+  private readonly bytesOf: Float64Array;
+  /** The columns are reused by a later recorder once this and its profiles are collected. */
+  private readonly lease: Lease;
   /** Devices of the tasks that ran off the host, by task index (most run on 'cpu'). */
   private readonly devices = new Map<number, string>();
   private readonly spanOnly = new Set<number>();
@@ -143,6 +157,9 @@ export class ProfileRecorder implements TaskTrace {
   private lastEnd = 0;
   private lastSample = Number.NEGATIVE_INFINITY;
   private liveBytes = 0;
+  /** The last resident set size each worker process told, and their sum. */
+  private readonly workerRss = new Map<string, number>();
+  private workersRss = 0;
   private endedAt: number | undefined;
   private failure: ProfileError | undefined;
   /** Per layer of the table: the start of its tasks' keys and its grid (made when first used). */
@@ -154,15 +171,15 @@ export class ProfileRecorder implements TaskTrace {
     readonly workers: number,
     private readonly table: TaskTable,
   ) {
-    const expected = Math.max(16, runnableCount(table));
-    this.ids = new Int32Array(expected);
-    this.laneOf = new Int32Array(expected);
-    this.kernelOf = new Int32Array(expected);
-    this.starts = new Float64Array(expected);
-    this.ends = new Float64Array(expected);
-    this.bytesIn = new Float64Array(expected);
-    this.bytesOut = new Float64Array(expected);
-    this.sample(this.startedAt, 0);
+    const columns = takeColumns(Math.max(16, runnableCount(table)), table.count);
+    this.ids = columns.ids;
+    this.laneOf = columns.laneOf;
+    this.kernelOf = columns.kernelOf;
+    this.starts = columns.starts;
+    this.ends = columns.ends;
+    this.bytesOf = columns.bytesOf;
+    this.lease = leaseColumns(this, columns);
+    this.sample(this.origin, 0);
   }
 
   /** Milliseconds from the start to the end (or to now, while it runs). */
@@ -177,7 +194,7 @@ export class ProfileRecorder implements TaskTrace {
 
   ran(
     task: TaskPayload,
-    value: Chunk,
+    bytes: number,
     lane: string,
     start: number,
     end: number,
@@ -187,16 +204,20 @@ export class ProfileRecorder implements TaskTrace {
     if (task.kernel !== this.lastKernel) this.internKernel(task.kernel);
     const i = this.n++;
     if (i === this.ids.length) this.grow();
-    const inputs = task.inputs;
-    let inBytes = 0;
-    for (let k = 0; k < inputs.length; k++) inBytes += chunkBytes(inputs[k]!);
-    this.ids[i] = task.id;
+    const id = task.id;
+    // inputs were recorded as they ran (sizing a chunk is tens of ns): only constants, once
+    const { table, bytesOf } = this;
+    const s = table.depStart[id]!;
+    for (let k = 0; k < table.depCount[id]!; k++) {
+      const d = table.deps[s + k]!;
+      if (table.isConstant[d] && bytesOf[d] === 0) bytesOf[d] = chunkBytes(task.inputs[k]!);
+    }
+    bytesOf[id] = bytes;
+    this.ids[i] = id;
     this.laneOf[i] = this.lastLaneId;
     this.kernelOf[i] = this.lastKernelId;
-    this.starts[i] = start - this.startedAt;
-    this.ends[i] = end - this.startedAt;
-    this.bytesIn[i] = inBytes;
-    this.bytesOut[i] = chunkBytes(value);
+    this.starts[i] = start - this.origin;
+    this.ends[i] = end - this.origin;
     if (end > this.lastEnd) this.lastEnd = end;
     if (spanOnly) this.spanOnly.add(i);
     if (task.device !== undefined) this.devices.set(i, task.device);
@@ -220,13 +241,12 @@ export class ProfileRecorder implements TaskTrace {
   }
 
   private grow(): void {
+    endLease(this.lease);
     this.ids = grown(this.ids);
     this.laneOf = grown(this.laneOf);
     this.kernelOf = grown(this.kernelOf);
     this.starts = grown(this.starts);
     this.ends = grown(this.ends);
-    this.bytesIn = grown(this.bytesIn);
-    this.bytesOut = grown(this.bytesOut);
   }
 
   live(bytes: number): void {
@@ -235,11 +255,16 @@ export class ProfileRecorder implements TaskTrace {
     if (this.lastEnd - this.lastSample >= SAMPLE_MS) this.sample(this.lastEnd, bytes);
   }
 
+  workerMemory(worker: string, rss: number): void {
+    this.workersRss += rss - (this.workerRss.get(worker) ?? 0);
+    this.workerRss.set(worker, rss);
+  }
+
   /** The run ended: take the last memory sample. */
   end(): void {
     if (this.endedAt !== undefined) return;
     this.endedAt = epochNow();
-    this.sample(this.endedAt, this.liveBytes);
+    this.sample(this.endedAt - TIME_ORIGIN, this.liveBytes);
   }
 
   /** The run failed with `e`: it ends, and its profile says why (`Profile.error`). */
@@ -258,7 +283,13 @@ export class ProfileRecorder implements TaskTrace {
 
   private sample(now: number, liveBytes: number): void {
     this.lastSample = now;
-    this.memory.push({ t: now - this.startedAt, rss: process.memoryUsage.rss(), liveBytes });
+    const t = now - this.origin;
+    const rss = residentBytes();
+    this.memory.push(
+      this.workerRss.size > 0
+        ? { t, rss, liveBytes, workersRss: this.workersRss }
+        : { t, rss, liveBytes },
+    );
   }
 
   /** The key of task `id` of the table (as taskKey gives it), from its layer's cached parts. */
@@ -273,8 +304,19 @@ export class ProfileRecorder implements TaskTrace {
     }
     const [head, grid] = parts;
     const flat = table.blockOf[id]!;
-    if (grid.length === 1) return `${head}${flat})`;
+    // one cons of the layer's head and a short flat tail: 64 bytes a key kept, not 96 (a
+    // template makes two cons strings), measured on a hundred thousand keys
+    if (grid.length === 1) return head.concat(`${flat})`);
     return `${head}${unravel(flat, grid).join(',')})`;
+  }
+
+  /** The bytes of task `id`'s inputs. */
+  private bytesIn(id: number): number {
+    const { table, bytesOf } = this;
+    const s = table.depStart[id]!;
+    let bytes = 0;
+    for (let k = 0; k < table.depCount[id]!; k++) bytes += bytesOf[table.deps[s + k]!]!;
+    return bytes;
   }
 
   /** The op of task `id` of the table. */
@@ -292,8 +334,8 @@ export class ProfileRecorder implements TaskTrace {
       lane: this.laneOf[i]!,
       start: this.starts[i]!,
       end: this.ends[i]!,
-      bytesIn: this.bytesIn[i]!,
-      bytesOut: this.bytesOut[i]!,
+      bytesIn: this.bytesIn(id),
+      bytesOut: this.bytesOf[id]!,
       device: this.devices.get(i) ?? 'cpu',
     };
     return this.spanOnly.has(i) ? { ...t, spanOnly: true } : t;
@@ -309,7 +351,7 @@ export class ProfileRecorder implements TaskTrace {
     const n = this.count;
     // the columns as they are now (a later grow() replaces them; entries below n never
     // change): a profile taken mid-run does not see later tasks
-    const { ids, laneOf, kernelOf, starts, ends, bytesIn, bytesOut } = this;
+    const { ids, laneOf, kernelOf, starts, ends, bytesOf } = this;
     const names = [...this.kernelNames];
     const devices = [...this.devices].filter(([i]) => i < n);
     const spanOnly = [...this.spanOnly].filter((i) => i < n);
@@ -334,8 +376,16 @@ export class ProfileRecorder implements TaskTrace {
       lane: () => values(laneOf, n),
       start: () => values(starts, n),
       end: () => values(ends, n),
-      bytesIn: () => values(bytesIn, n),
-      bytesOut: () => values(bytesOut, n),
+      bytesIn: () => {
+        const bytesIn = new Array<number>(n);
+        for (let i = 0; i < n; i++) bytesIn[i] = this.bytesIn(ids[i]!);
+        return bytesIn;
+      },
+      bytesOut: () => {
+        const bytesOut = new Array<number>(n);
+        for (let i = 0; i < n; i++) bytesOut[i] = bytesOf[ids[i]!]!;
+        return bytesOut;
+      },
       device: () => {
         const device = new Array<string>(n).fill('cpu');
         for (const [i, d] of devices) device[i] = d;
@@ -343,6 +393,7 @@ export class ProfileRecorder implements TaskTrace {
       },
       spanOnly: () => spanOnly,
     });
+    addReader(this.lease, tasks);
     return {
       version: 1,
       scheduler: this.scheduler,

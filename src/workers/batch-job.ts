@@ -17,8 +17,11 @@ export class BatchJob {
   readonly promise: Promise<Chunk[]>;
   /** The task the member reported last (processes report it; threads keep it in shared slots). */
   index = 0;
-  /** Receives the member's task times of a timed batch, before the batch resolves. */
-  onTimes: ((times: Float64Array) => void) | undefined;
+  /**
+   * Receives the member's task times of a timed batch, before the batch resolves, and the
+   * member's resident set size when it is a process that told it.
+   */
+  onTimes: ((times: Float64Array, rss: number | undefined) => void) | undefined;
   private resolveFn!: (results: Chunk[]) => void;
   private rejectFn!: (e: unknown) => void;
   private readonly detach: () => void;
@@ -70,7 +73,7 @@ export class BatchJob {
   /** Settle from a member's reply: results restored to NDArrays, or the error it carries. */
   settle(reply: BatchReply, executor: string): void {
     if (reply.ok) {
-      if (reply.times !== undefined) this.onTimes?.(reply.times);
+      if (reply.times !== undefined) this.onTimes?.(reply.times, reply.rss);
       const results = reply.results;
       for (let i = 0; i < results.length; i++) results[i] = decodeChunk(results[i]);
       this.resolve(results);

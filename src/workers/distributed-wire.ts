@@ -41,6 +41,12 @@ export type BatchJobResult =
       /** Start and end (epoch ms) of each task, in pairs, and the worker each ran on. */
       readonly times?: readonly number[];
       readonly lanes?: readonly string[];
+      /**
+       * The worker ('host process 1234') and its resident set size (bytes) when the job ended,
+       * the processes of its own pool included.
+       */
+      readonly worker?: string;
+      readonly rss?: number;
     }
   | { readonly ok: false; readonly cancelled: true }
   | { readonly ok: false; readonly index: number; readonly error: WireError };

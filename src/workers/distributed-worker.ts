@@ -202,7 +202,11 @@ async function runJob(ctx: WorkerContext, job: Job): Promise<BatchJobResult> {
   const host = hostname();
   const times: number[] = [];
   for (let i = 0; i < tasks.length; i++) times.push(timing.start[i]!, timing.end[i]!);
-  return { ok: true, times, lanes: timing.lanes.map((l) => `${host} ${l || 'worker'}`) };
+  const lanes = timing.lanes.map((l) => `${host} ${l || 'worker'}`);
+  // the client's profile shows the workers' memory: this process's, and its pool's processes'
+  let rss = process.memoryUsage.rss();
+  for (const r of new Map(timing.workerRss).values()) rss += r;
+  return { ok: true, times, lanes, worker: `${host} process ${process.pid}`, rss };
 }
 
 function untilCancelled<T>(p: Promise<T>, signal: AbortSignal): Promise<T> {

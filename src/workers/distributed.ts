@@ -266,6 +266,8 @@ export class DistributedExecutor implements Executor {
           timing.start[idx[k]!] = result.times[2 * k] ?? 0;
           timing.end[idx[k]!] = result.times[2 * k + 1] ?? 0;
         }
+        if (result.worker !== undefined && result.rss !== undefined)
+          timing.workerRss.push([result.worker, result.rss]);
       }
       await this.collect(compute, redis, tasks, idx, resultKeys, out);
     } catch (e) {

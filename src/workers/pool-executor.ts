@@ -26,13 +26,14 @@ export interface PoolMember {
   readonly load: number;
   /**
    * Run `tasks` as batch `seq`; an abort of `signal` stops the batch between tasks. With
-   * `onTimes`, the member times each task and hands over the times (see BatchTiming).
+   * `onTimes`, the member times each task and hands over the times (see BatchTiming), and a
+   * process its resident set size.
    */
   run(
     tasks: readonly TaskPayload[],
     seq: number,
     signal?: AbortSignal,
-    onTimes?: (lane: string, times: Float64Array) => void,
+    onTimes?: (lane: string, times: Float64Array, rss?: number) => void,
   ): Promise<Chunk[]>;
   /** Stop it; batches still in flight reject with CancelledError. */
   terminate(): Promise<void>;
@@ -201,7 +202,10 @@ export abstract class PoolExecutor implements Executor {
       const end = Math.floor(((p + 1) * n) / pieces);
       const piece = pieces === 1 ? tasks : tasks.slice(start, end);
       const onTimes = timing
-        ? (lane: string, times: Float64Array) => fillTiming(timing, lane, times, at, start)
+        ? (lane: string, times: Float64Array, rss?: number) => {
+            fillTiming(timing, lane, times, at, start);
+            if (rss !== undefined) timing.workerRss.push([lane, rss]);
+          }
         : undefined;
       work.push(
         this.dispatch(piece, signal, onTimes).then((results) => {
@@ -215,7 +219,7 @@ export abstract class PoolExecutor implements Executor {
   private dispatch(
     tasks: readonly TaskPayload[],
     signal: AbortSignal | undefined,
-    onTimes: ((lane: string, times: Float64Array) => void) | undefined,
+    onTimes: ((lane: string, times: Float64Array, rss?: number) => void) | undefined,
   ): Promise<Chunk[]> {
     return this.queue.add(async () => {
       for (;;) {

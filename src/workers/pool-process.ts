@@ -101,7 +101,7 @@ export class PoolProcess implements PoolMember {
     tasks: readonly TaskPayload[],
     seq: number,
     signal?: AbortSignal,
-    onTimes?: (lane: string, times: Float64Array) => void,
+    onTimes?: (lane: string, times: Float64Array, rss?: number) => void,
   ): Promise<Chunk[]> {
     if (this.dead || this.closing || this.overran !== undefined) {
       return Promise.reject(new NotStartedError());
@@ -121,7 +121,7 @@ export class PoolProcess implements PoolMember {
     });
     if (onTimes !== undefined) {
       const name = `process ${this.child.pid}`;
-      job.onTimes = (times) => onTimes(name, times);
+      job.onTimes = (times, rss) => onTimes(name, times, rss);
     }
     this.jobs.set(seq, job);
     if (this.jobs.size === 1) this.busy();

@@ -26,7 +26,7 @@ import { collectGarbage, noteDropped } from './collect.ts';
 import { deviceBytes } from './device-chunk.ts';
 import { ReadyQueue } from './ready-queue.ts';
 import { exposeChunk, Recycler } from './recycler.ts';
-import { type BatchTiming, epochNow, newTiming, TIME_ORIGIN } from './task-timing.ts';
+import { type BatchTiming, newTiming, TIME_ORIGIN } from './task-timing.ts';
 import type { Executor, TaskPayload, TaskTrace } from './types.ts';
 
 /** Released blocks up to this size live on shared slabs: not worth counting for GC. */
@@ -340,13 +340,16 @@ class Run {
     return n;
   }
 
-  private complete(t: number, value: Chunk): void {
+  /** Task t gave `value`: its dependents may run. Returns its bytes (0 for a constant). */
+  private complete(t: number, value: Chunk): number {
     this.values[t] = value;
     const { table } = this;
+    let bytes = 0;
     // source blocks live in their layer anyway: they do not count against memory
     if (!table.isConstant[t]) {
+      bytes = chunkBytes(value);
       this.liveChunks++;
-      this.liveBytes += chunkBytes(value);
+      this.liveBytes += bytes;
       if (this.liveChunks > this.stats.peakLiveChunks) this.stats.peakLiveChunks = this.liveChunks;
       if (this.liveBytes > this.stats.peakLiveBytes) this.stats.peakLiveBytes = this.liveBytes;
       const onDevice = deviceBytes(value);
@@ -369,6 +372,7 @@ class Run {
       if (this.outputsDue) this.outputsDue.push(t);
       else this.offerOutput(t);
     }
+    return bytes;
   }
 
   /** Offer output task t's value to onOutput; taken, it is released like an intermediate. */
@@ -429,11 +433,12 @@ class Run {
         return;
       }
       if (this.failed) return; // aborted while an asynchronous kernel ran
-      this.complete(t, value);
+      const bytes = this.complete(t, value);
       collectGarbage();
       const now = performance.now();
       if (trace) {
-        trace.ran(task, value, 'main', TIME_ORIGIN + clock, TIME_ORIGIN + now, false);
+        // the clock's values as read: the call is not inlined, and a sum would be a new number
+        trace.ran(task, bytes, 'main', clock, now, false);
         trace.live(this.liveBytes);
       }
       clock = now;
@@ -488,37 +493,49 @@ class Run {
       if (batch.length === 0) break;
       this.inflight++;
       const timing = this.opts.trace ? newTiming(batch.length) : undefined;
-      const sent = timing ? epochNow() : 0;
+      const sent = timing ? performance.now() : 0;
       this.executor.run(batch, this.stop.signal, timing).then(
-        (results) => {
-          if (timing) this.traceBatch(batch, results, timing, sent);
-          this.onBatch(batch, results, bytes);
-        },
+        (results) => this.onBatch(batch, results, bytes, timing, sent),
         (e) => this.fail(e),
       );
     }
   }
 
-  /** Hand a returned batch's timings to the trace (its own span for tasks nobody timed). */
-  private traceBatch(
+  /**
+   * Complete a returned batch's tasks; with `timing`, hand the trace where and when each ran
+   * (the batch's own span, from `sent` to now, for tasks nobody timed).
+   */
+  private completeBatch(
     batch: TaskPayload[],
     results: Chunk[],
-    timing: BatchTiming,
+    timing: BatchTiming | undefined,
     sent: number,
   ): void {
-    if (this.failed) return;
-    const trace = this.opts.trace!;
-    const now = epochNow();
-    const n = Math.min(batch.length, results.length);
-    for (let i = 0; i < n; i++) {
+    const trace = this.opts.trace;
+    if (timing === undefined || trace === undefined) {
+      for (let i = 0; i < batch.length; i++) this.complete(batch[i]!.id, results[i]!);
+      return;
+    }
+    const now = performance.now();
+    for (let i = 0; i < batch.length; i++) {
+      const bytes = this.complete(batch[i]!.id, results[i]!);
       const timed = timing.end[i]! > 0;
       const lane = timing.lanes[i] || this.executor.name;
-      const start = timed ? timing.start[i]! : sent;
-      trace.ran(batch[i]!, results[i]!, lane, start, timed ? timing.end[i]! : now, !timed);
+      // workers' times are epoch ms; the trace takes this thread's clock
+      const start = timed ? timing.start[i]! - TIME_ORIGIN : sent;
+      const end = timed ? timing.end[i]! - TIME_ORIGIN : now;
+      trace.ran(batch[i]!, bytes, lane, start, end, !timed);
     }
+    for (const [worker, rss] of timing.workerRss) trace.workerMemory?.(worker, rss);
   }
 
-  private onBatch(batch: TaskPayload[], results: Chunk[], bytes: number): void {
+  private onBatch(
+    batch: TaskPayload[],
+    results: Chunk[],
+    bytes: number,
+    timing: BatchTiming | undefined,
+    sent: number,
+  ): void {
     if (this.failed) return;
     // Runs in a promise reaction: a throw here (a malformed result, a progress callback) must
     // reject the compute, not escape as an unhandled rejection.
@@ -530,7 +547,7 @@ class Run {
           `runTasks: executor '${this.executor.name}' answered a batch of ${batch.length} tasks with ${results.length} results`,
         );
       }
-      for (let i = 0; i < batch.length; i++) this.complete(batch[i]!.id, results[i]!);
+      this.completeBatch(batch, results, timing, sent);
       this.opts.trace?.live(this.liveBytes);
       if (this.done === this.total) {
         this.offerDueOutputs();

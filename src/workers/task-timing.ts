@@ -8,6 +8,11 @@ export interface BatchTiming {
   readonly start: Float64Array;
   /** 0 for a task the executor did not time (the scheduler then uses the batch's own span). */
   readonly end: Float64Array;
+  /**
+   * Worker processes that ran tasks of the batch and told their memory: [worker, resident set
+   * size in bytes when their part ended]. Threads share this process's memory and tell none.
+   */
+  readonly workerRss: [string, number][];
 }
 
 /**
@@ -47,6 +52,7 @@ export function newTiming(n: number): BatchTiming {
     lanes: new Array<string>(n).fill(''),
     start: new Float64Array(n),
     end: new Float64Array(n),
+    workerRss: [],
   };
 }
 
@@ -83,4 +89,5 @@ export function copyTiming(sub: BatchTiming, timing: BatchTiming, at: readonly n
     timing.start[i] = sub.start[k]!;
     timing.end[i] = sub.end[k]!;
   }
+  timing.workerRss.push(...sub.workerRss);
 }

@@ -42,12 +42,14 @@ export interface TaskPayload {
 /** Receives, as a run goes, where and when each task ran and the live chunk bytes (profiles). */
 export interface TaskTrace {
   /**
-   * `task` ran on `lane` from `start` to `end` (epoch ms) and gave `value`; `spanOnly`: the
-   * executor did not time it, so the span is its batch's, from dispatch to reply.
+   * `task` ran on `lane` from `start` to `end` (ms on this thread's clock, performance.now():
+   * epoch ms less performance.timeOrigin) and gave a value of `bytes` (as
+   * chunkBytes counts them); `spanOnly`: the executor did not time it, so the span is its
+   * batch's, from dispatch to reply.
    */
   ran(
     task: TaskPayload,
-    value: Chunk,
+    bytes: number,
     lane: string,
     start: number,
     end: number,
@@ -55,6 +57,8 @@ export interface TaskTrace {
   ): void;
   /** Bytes of the chunks held now (called as tasks finish). */
   live(bytes: number): void;
+  /** Worker process `worker` (not this one) told its resident set size: `rss` bytes. */
+  workerMemory?(worker: string, rss: number): void;
 }
 
 /** Runs tasks somewhere: inline, on worker threads, on a cluster. */

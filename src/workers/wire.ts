@@ -72,6 +72,8 @@ export type BatchReply =
       readonly results: Chunk[];
       /** For a timed batch: start and end (epoch ms) of each task, in pairs. */
       readonly times?: Float64Array;
+      /** For a timed batch run by a worker process: its resident set size (bytes) at the end. */
+      readonly rss?: number;
     }
   | { readonly ok: false; readonly index: number; readonly error: WireError }
   | { readonly ok: false; readonly cancelled: true };

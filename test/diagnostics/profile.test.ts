@@ -114,6 +114,8 @@ test("'threads': lanes are the workers that ran tasks, each task once", async ()
   expect(p.lanes.length).toBeLessThanOrEqual(2);
   expect(p.lanes.every((l) => /^thread \d+$/.test(l))).toBe(true);
   expect(p.tasks.spanOnly).toEqual([]);
+  // threads are this process's memory (rss): no worker processes' memory
+  expect(p.memory.every((m) => m.workersRss === undefined)).toBe(true);
 });
 
 test("an executor that does not time its tasks: each task gets its batch's span, marked", async () => {
@@ -232,10 +234,11 @@ describe('a failed compute still delivers its profile', () => {
       (t) => !table.isConstant[t],
     );
     const payload = (id: number) => ({ id, key: '', kernel: 'k', params: null, inputs: [] });
-    const t0 = rec.startedAt;
-    rec.ran(payload(ids[0]!), [], 'main', t0, t0 + 1, false);
+    // the trace's clock is this thread's performance.now()
+    const t0 = rec.startedAt - performance.timeOrigin;
+    rec.ran(payload(ids[0]!), 0, 'main', t0, t0 + 1, false);
     const early = rec.profile();
-    for (const id of ids.slice(1)) rec.ran(payload(id), [], 'main', t0 + 1, t0 + 2, true);
+    for (const id of ids.slice(1)) rec.ran(payload(id), 0, 'main', t0 + 1, t0 + 2, true);
     rec.end();
     expect(early.tasks.key).toHaveLength(1);
     expect(early.tasks.spanOnly).toEqual([]);
@@ -244,7 +247,7 @@ describe('a failed compute still delivers its profile', () => {
     expect(rec.profile().tasks.spanOnly).toHaveLength(ids.length - 1);
     // more tasks than the table has room for (the columns grow): each is kept
     for (let k = 0; k < 3 * ids.length; k++)
-      rec.ran(payload(ids[0]!), [], 'main', t0, t0 + k, false);
+      rec.ran(payload(ids[0]!), 0, 'main', t0, t0 + k, false);
     const grownProfile = rec.profile();
     expect(grownProfile.tasks.end).toHaveLength(4 * ids.length);
     expect(grownProfile.tasks.end.at(-1)).toBe(3 * ids.length - 1);

@@ -107,6 +107,8 @@ describe.runIf(up)('scheduler distributed', () => {
       expect(keys.length).toBeGreaterThan(16);
       expect(profile!.tasks.spanOnly).toEqual([]);
       expect(profile!.lanes.every((l) => l.startsWith(`${hostname()} thread `))).toBe(true);
+      // the worker's memory as it told it with its replies (here it shares this process)
+      expect(profile!.memory.at(-1)!.workersRss).toBeGreaterThan(2 ** 20);
     },
     T,
   );

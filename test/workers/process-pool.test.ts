@@ -4,6 +4,7 @@
 // naming the task and the pool replaces the process. The failures every pool shares are in
 // pool-failures.test.ts.
 
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { lazyApply } from '../../src/apply/lazy-apply.ts';
 import { mapBlocks } from '../../src/apply/map-blocks.ts';
@@ -11,7 +12,7 @@ import { compute } from '../../src/array/compute.ts';
 import { fromArray } from '../../src/array/from-array.ts';
 import { NDArray, ndarray } from '../../src/array/ndarray.ts';
 import { isTesseraError, type WorkerCrashedError } from '../../src/errors.ts';
-import { random, rechunk } from '../../src/index.ts';
+import { type Profile, random, rechunk } from '../../src/index.ts';
 import { shutdownDefaultPool } from '../../src/workers/pool.ts';
 import { ProcessPoolExecutor } from '../../src/workers/process-pool.ts';
 import type { TaskPayload } from '../../src/workers/types.ts';
@@ -32,6 +33,14 @@ afterAll(async () => {
   await pool.shutdown();
   await shutdownDefaultPool();
 });
+
+/** Resident bytes of process `pid` (Linux). */
+function residentBytes(pid: number): number {
+  const line = readFileSync(`/proc/${pid}/status`, 'utf8')
+    .split('\n')
+    .find((l) => l.startsWith('VmRSS:'));
+  return Number(line!.split(/\s+/)[1]) * 1024;
+}
 
 const x = ndarray([1, 2, 3]);
 const ok = (): TaskPayload => task('test-identity', null, [x]);
@@ -111,6 +120,28 @@ describe('ProcessPoolExecutor: results', () => {
       data.fill(2);
       expect((await compute(x, { scheduler: pool })).data[0]).toBe(2 ** 19);
       expect((await compute(x, { scheduler: 'threads', workers: 1 })).data[0]).toBe(2 ** 19);
+    },
+    T,
+  );
+
+  test(
+    "a profile holds the worker processes' memory, as each process told it",
+    async () => {
+      const a = random.uniform([400, 400], { seed: 4, chunks: [50, 50] });
+      let profile: Profile | undefined;
+      await compute(a.mul(2).sum({ axis: 0 }), {
+        scheduler: pool,
+        onProfile: (p) => (profile = p),
+      });
+      const { lanes, memory } = profile!;
+      expect(lanes.length).toBeGreaterThan(0);
+      expect(lanes.every((l) => /^process \d+$/.test(l))).toBe(true);
+      const last = memory.at(-1)!;
+      // the workers' resident sets now, from the system: what they told is of that size
+      const now = lanes.map((l) => residentBytes(Number(l.split(' ')[1])));
+      const sum = now.reduce((x, y) => x + y, 0);
+      expect(last.workersRss).toBeGreaterThan(sum / 2);
+      expect(last.workersRss).toBeLessThan(sum * 2);
     },
     T,
   );

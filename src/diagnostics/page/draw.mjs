@@ -132,7 +132,10 @@ function drawTimelineCanvas(container, lanes, tasks, g) {
   container.appendChild(note);
 }
 
-/** Two lines over time: resident memory and live chunk bytes (each scaled to its own peak). */
+/**
+ * Lines over time, each scaled to its own peak: resident memory, live chunk bytes, and the
+ * worker processes' memory when they told it ('processes', 'distributed').
+ */
 export function drawMemory(container, samples) {
   container.textContent = '';
   const width = 1000;
@@ -143,9 +146,13 @@ export function drawMemory(container, samples) {
     ['rss', 'host memory (rss)', '#1c7ed6'],
     ['liveBytes', 'live chunk bytes', '#e8590c'],
   ];
+  if (samples.some((s) => s.workersRss !== undefined)) {
+    series.push(['workersRss', 'worker processes (rss)', '#2f9e44']);
+  }
   series.forEach(([field, name, color], k) => {
-    const peak = Math.max(1, ...samples.map((s) => s[field]));
-    const points = samples
+    const told = samples.filter((s) => s[field] !== undefined);
+    const peak = Math.max(1, ...told.map((s) => s[field]));
+    const points = told
       .map(
         (s) =>
           `${((s.t / tMax) * (width - 10) + 5).toFixed(1)},${(height - 25 - (s[field] / peak) * (height - 45)).toFixed(1)}`,
