@@ -33,55 +33,90 @@ export function runTask(
     }
   }
   if (task.spare !== undefined) recycleBuffer(task.spare);
-  const find = (name: string): AnyKernel => lookup(registry, name, task.key, backend?.name);
-  // Code tessera does not own may keep what it was given or returns: those buffers are never
-  // reused (array/buffer-pool.ts). A third-party backend's kernels may keep anything of the
-  // task; a user function, what its step was given and what it returned (tessera's copies of
-  // unshared arrays it returned excepted: it never saw those).
-  const foreign = backend !== undefined && !isBuiltinBackend(backend.module);
-  // the values of a fused task's steps, reused once the task is done with them (a pool's
-  // registry module may hold kernels that keep what they make: nothing is reused there)
-  const steps: Chunk[] | undefined = ownRegistries.has(registry) && !foreign ? [] : undefined;
-  let userCode = false; // the kernel call running now resolved a user function
-  const ctx: KernelContext = {
-    key: task.key,
-    ...(backend !== undefined ? { backend: backend.name } : {}),
-    resolve: (ref) => {
-      userCode = true;
-      return resolve(ref);
-    },
-    run: (name, inputs, params) => {
-      const outer = userCode;
-      userCode = false;
-      const out = find(name)(inputs, params, ctx);
-      if (out instanceof Promise) {
-        throw new KernelError(
-          `compute: kernel '${name}' is asynchronous and cannot run as a step of task ${task.key}` +
-            ' (a user function that returns a promise must be declared async: its tasks then run on their own)',
-        );
-      }
-      if (userCode) exposeUserStep(inputs, out);
-      userCode = outer;
-      steps?.push(out);
-      return out;
-    },
-  };
-  const kernel = find(task.kernel);
-  const finish = (out: Chunk): Chunk => {
+  const ctx = new TaskRun(task, registry, resolve);
+  const kernel = ctx.find(task.kernel);
+  try {
+    const out = insideTask(() => kernel(task.inputs, task.params, ctx));
+    return out instanceof Promise
+      ? out.then(
+          (v) => ctx.finish(v),
+          (e: unknown) => failed(task, e),
+        )
+      : ctx.finish(out);
+  } catch (e) {
+    return failed(task, e);
+  }
+}
+
+/**
+ * One task's run: the context its kernels get, and what it does once they are done. A class,
+ * not closures per task: a task costs a microsecond or so, and every closure counts.
+ */
+class TaskRun implements KernelContext {
+  readonly key: string;
+  readonly backend?: string;
+  /**
+   * Code tessera does not own may keep what it was given or returns: those buffers are never
+   * reused (array/buffer-pool.ts). A third-party backend's kernels may keep anything of the
+   * task; a user function, what its step was given and what it returned (tessera's copies
+   * of unshared arrays it returned excepted: it never saw those).
+   */
+  private readonly foreign: boolean;
+  /**
+   * The values of a fused task's steps, reused once the task is done with them (a pool's
+   * registry module may hold kernels that keep what they make: nothing is reused there).
+   */
+  private readonly steps: Chunk[] | undefined;
+  /** The kernel call running now resolved a user function. */
+  private userCode = false;
+
+  constructor(
+    private readonly task: TaskPayload,
+    private readonly registry: KernelRegistry,
+    private readonly resolver: FnResolver,
+  ) {
+    this.key = task.key;
+    if (task.backend !== undefined) this.backend = task.backend.name;
+    this.foreign = task.backend !== undefined && !isBuiltinBackend(task.backend.module);
+    this.steps = ownRegistries.has(registry) && !this.foreign ? [] : undefined;
+  }
+
+  find(name: string): AnyKernel {
+    return lookup(this.registry, name, this.task.key, this.backend);
+  }
+
+  resolve(ref: FnRef): (...args: unknown[]) => unknown {
+    this.userCode = true;
+    return this.resolver(ref);
+  }
+
+  run(name: string, inputs: Chunk[], params: unknown): Chunk {
+    const outer = this.userCode;
+    this.userCode = false;
+    const out = this.find(name)(inputs, params, this);
+    if (out instanceof Promise) {
+      throw new KernelError(
+        `compute: kernel '${name}' is asynchronous and cannot run as a step of task ${this.task.key}` +
+          ' (a user function that returns a promise must be declared async: its tasks then run on their own)',
+      );
+    }
+    if (this.userCode) exposeUserStep(inputs, out);
+    this.userCode = outer;
+    this.steps?.push(out);
+    return out;
+  }
+
+  /** The kernel's result, once it is placed, exposed where it must be, and steps recycled. */
+  finish(out: Chunk): Chunk {
+    const { task, steps } = this;
     if (task.into !== undefined) writePlaces(task.into, out);
-    if (foreign) {
+    if (this.foreign) {
       for (const c of task.inputs) exposeChunk(c);
       exposeChunk(out);
-    } else if (userCode) exposeUserStep(task.inputs, out);
+    } else if (this.userCode) exposeUserStep(task.inputs, out);
     // after the exposures: an exposed buffer is never recycled
     if (steps !== undefined && steps.length > 0) recycleSteps(steps, [...task.inputs, out]);
     return out;
-  };
-  try {
-    const out = insideTask(() => kernel(task.inputs, task.params, ctx));
-    return out instanceof Promise ? out.then(finish, (e: unknown) => failed(task, e)) : finish(out);
-  } catch (e) {
-    return failed(task, e);
   }
 }
 
