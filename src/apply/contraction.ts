@@ -27,6 +27,27 @@ export interface ContractionSpec {
   readonly groupSize?: number;
   /** Fan-in of the sum tree (default config.splitEvery). */
   readonly splitEvery?: number;
+  /**
+   * The backends whose kernel takes a 2-D block of wrapped data (fromArray) as the whole
+   * array and the block's window (`params.windows`, one per task input, null for other
+   * inputs): on those, such inputs are not sliced into blocks by tasks of their own.
+   */
+  readonly windowBackends?: ReadonlySet<string>;
+}
+
+/** Where a task's input block lies in the wrapped array it reads in place. */
+export interface BlockWindow {
+  readonly start: readonly number[];
+  readonly count: readonly number[];
+}
+
+/** The wrapped 2-D array under `layer` when its blocks are plain slices of it (fromArray). */
+function wrappedSource(layer: Layer): Layer | undefined {
+  const src = layer.deps[0];
+  if (layer.op !== 'from-array' || layer.deps.length !== 1 || src?.constant === undefined) {
+    return undefined;
+  }
+  return layer.chunks.length === 2 ? src : undefined;
 }
 
 const ones = (n: number): number[] => new Array<number>(n).fill(1);
@@ -103,6 +124,22 @@ export function contraction(spec: ContractionSpec): LazyArray {
     dtype: spec.dtype,
     fn: spec.op,
   });
+  // inputs read in place from the array they wrap: the task gets it, and the block's window
+  const sources = plan.deps.map((d) =>
+    spec.windowBackends?.has(backend?.name ?? 'cpu-js') ? wrappedSource(d) : undefined,
+  );
+  const windowed = sources.some((w) => w !== undefined);
+  const deps = plan.deps.map((d, i) => sources[i] ?? d);
+  const taskOf = (inputs: BlockRef[]): TaskSpec => {
+    if (!windowed) return { kernel: spec.kernel, inputs, params };
+    const windows = inputs.map(([dep, blk]): BlockWindow | null => {
+      if (sources[dep] === undefined) return null;
+      const { start, count } = plan.deps[dep]!.task(blk).params as BlockWindow;
+      return { start, count };
+    });
+    const refs = inputs.map(([dep, blk]): BlockRef => (sources[dep] ? [dep, [0, 0]] : [dep, blk]));
+    return { kernel: spec.kernel, inputs: refs, params: { ...params, windows } };
+  };
   const partial = defineLayer({
     op: single ? spec.op : `${spec.op}-partial`,
     token: [
@@ -113,7 +150,7 @@ export function contraction(spec: ContractionSpec): LazyArray {
       plan.inputs.map((x) => ('index' in x ? x.index : null)),
       g,
     ],
-    deps: plan.deps,
+    deps,
     chunks,
     dtype: spec.dtype,
     backend,
@@ -121,7 +158,7 @@ export function contraction(spec: ContractionSpec): LazyArray {
       const out = single ? b : b.slice(0, -1);
       const p = single ? 0 : b[b.length - 1]!;
       const to = single ? Math.max(total, 1) : Math.min(total, (p + 1) * g);
-      return { kernel: spec.kernel, inputs: groupInputs(plan, grid, out, p * g, to), params };
+      return taskOf(groupInputs(plan, grid, out, p * g, to));
     },
   });
   let layer = partial;

@@ -21,6 +21,12 @@ import { permutationOf } from './transpose.ts';
 const letter = (k: number): string => String.fromCharCode(0x100 + k);
 
 /**
+ * Backends whose 'matmul' kernel takes blocks of wrapped data as windows (MatmulParams
+ * windows): cpu-blas reads them in place (strided dgemm), cpu-js slices them in the task.
+ */
+const MATMUL_WINDOWS: ReadonlySet<string> = new Set(['cpu-js', 'cpu-blas']);
+
+/**
  * The matrix product with Array API semantics: 1-d operands are promoted (a vector on the
  * left is a row, on the right a column) and the promoted axis is removed from the result;
  * leading (batch) axes broadcast.
@@ -96,7 +102,15 @@ function matmulOf(a: ArrayLike, b: ArrayLike): LazyArray {
     ...(xs ? { aT: true } : {}),
     ...(ys ? { bT: true } : {}),
   };
-  return contraction({ op: 'matmul', token: [], plan, dtype, kernel: 'matmul', params });
+  return contraction({
+    op: 'matmul',
+    token: [],
+    plan,
+    dtype,
+    kernel: 'matmul',
+    params,
+    windowBackends: MATMUL_WINDOWS,
+  });
 }
 
 /** Normalized (aAxes, bAxes) of tensordot's `axes` argument. */

@@ -66,19 +66,20 @@ function trailerOf(buf: SharedArrayBuffer): Int32Array {
 
 /**
  * A shared buffer with room for `bytes` of data and a trailer: a free one of exactly that
- * size when this thread has one (zeroed), else a new one. Inside a task it is marked
+ * size when this thread has one (zeroed, unless `zeroed` is false: a kernel that writes
+ * every element first), else a new one. Inside a task it is marked
  * reusable once released; outside one, never.
  * @example
  * const buf = pooledBuffer(8 * 2 ** 20); // data is the first 8 MiB
  */
-export function pooledBuffer(bytes: number): SharedArrayBuffer {
+export function pooledBuffer(bytes: number, zeroed = true): SharedArrayBuffer {
   const room = roomFor(bytes);
   const list = free.get(room);
   let buf = list?.pop();
   if (buf !== undefined) {
     freeBytes -= room;
     if (list!.length === 0) free.delete(room);
-    new Uint8Array(buf, 0, room).fill(0);
+    if (zeroed) new Uint8Array(buf, 0, room).fill(0);
   } else {
     buf = new SharedArrayBuffer(room + TRAILER_BYTES);
     fresh += room;

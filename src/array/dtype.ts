@@ -121,6 +121,20 @@ export function allocate(dtype: DType, length: number): TypedArray {
   return out;
 }
 
+/**
+ * {@link allocate} for a kernel that writes every element before it reads any: a reused
+ * buffer is not zeroed first (a new one is zero anyway). Small blocks come from the slab.
+ * @example
+ * const c = allocateUnzeroed('float64', m * n) as Float64Array; // dgemm with beta 0 fills it
+ */
+export function allocateUnzeroed(dtype: DType, length: number): TypedArray {
+  const C = ctors[dtype];
+  const bytes = length * C.BYTES_PER_ELEMENT;
+  return bytes > SMALL_BYTES
+    ? new C(pooledBuffer(bytes, false), 0, length)
+    : allocate(dtype, length);
+}
+
 /** The dtype a TypedArray stores (Uint8Array reads as uint8, Uint16Array as uint16). */
 export function dtypeOfTypedArray(data: TypedArray): DType {
   if (data instanceof Float64Array) return 'float64';

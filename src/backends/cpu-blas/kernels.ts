@@ -27,7 +27,7 @@ const plain =
 export const kernels: Record<string, Kernel<never>> = {
   matmul: ((inputs: Chunk[], p: MatmulParams) => {
     const g = dgemm('matmul');
-    return matmulBlocks(inputs, p, plain(g), g);
+    return matmulBlocks(inputs, p, plain(g), g, true);
   }) as Kernel<never>,
   einsum: ((inputs: Chunk[], p: EinsumParams) =>
     einsumBlocks(inputs, p, plain(dgemm('einsum')))) as Kernel<never>,

@@ -114,8 +114,17 @@ function open(koffi: Koffi, path: string): BlasLibrary | undefined {
   symbol(lib, 'void bli_thread_set_num_threads(int64_t)')?.(1);
   const config = symbol(lib, 'const char *openblas_get_config()')?.();
   const vendor = typeof config === 'string' ? config : basename(path);
-  const dgemm: GemmT = (a, aOff, aT, b, bOff, bT, c, cOff, m, k, n) => {
-    if (m === 0 || n === 0 || k === 0) return;
+  const dgemm: GemmT = (a, aOff, aT, b, bOff, bT, c, cOff, m, k, n, lda, ldb, beta = 1) => {
+    if (m === 0 || n === 0) return;
+    if (k === 0) {
+      if (beta === 0) c.fill(0, cOff, cOff + m * n);
+      return;
+    }
+    // what is stored: a (m×k, or k×m when aT) and b (k×n, or n×k) rows `ld` apart
+    const [aRows, aCols] = aT ? [k, m] : [m, k];
+    const [bRows, bCols] = bT ? [n, k] : [k, n];
+    const la = lda ?? aCols;
+    const lb = ldb ?? bCols;
     cblas(
       ROW_MAJOR,
       aT ? TRANS : NO_TRANS,
@@ -124,11 +133,11 @@ function open(koffi: Koffi, path: string): BlasLibrary | undefined {
       n,
       k,
       1,
-      a.subarray(aOff, aOff + m * k),
-      aT ? m : k,
-      b.subarray(bOff, bOff + k * n),
-      bT ? k : n,
-      1,
+      a.subarray(aOff, aOff + (aRows - 1) * la + aCols),
+      la,
+      b.subarray(bOff, bOff + (bRows - 1) * lb + bCols),
+      lb,
+      beta,
       c.subarray(cOff, cOff + m * n),
       n,
     );

@@ -111,6 +111,55 @@ describe.skipIf(why !== undefined)('cpu-blas (needs koffi and a BLAS)', () => {
     );
   });
 
+  test('dgemm reads blocks of larger matrices in place (lda, ldb) and overwrites c with beta 0', () => {
+    if (typeof lib === 'string') throw new Error(lib);
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 30 }),
+        fc.integer({ min: 0, max: 30 }),
+        fc.integer({ min: 1, max: 30 }),
+        fc.nat(5),
+        fc.nat(5),
+        fc.boolean(),
+        fc.boolean(),
+        fc.boolean(),
+        (m, k, n, padA, padB, aT, bT, overwrite) => {
+          // what a and b store: rows of `cols` values, `ld` apart (the rest is other data)
+          const [aRows, aCols] = aT ? [k, m] : [m, k];
+          const [bRows, bCols] = bT ? [n, k] : [k, n];
+          const lda = aCols + padA;
+          const ldb = bCols + padB;
+          const a = randomArray(Math.max(1, aRows * lda), m + 7);
+          const b = randomArray(Math.max(1, bRows * ldb), n + 8);
+          const packed = (x: Float64Array, rows: number, cols: number, ld: number) => {
+            const out = new Float64Array(rows * cols);
+            for (let r = 0; r < rows; r++) out.set(x.subarray(r * ld, r * ld + cols), r * cols);
+            return out;
+          };
+          const c0 = randomArray(m * n, k + 9);
+          const got = c0.slice();
+          lib.dgemm(a, 0, aT, b, 0, bT, got, 0, m, k, n, lda, ldb, overwrite ? 0 : 1);
+          const want = overwrite ? new Float64Array(m * n) : c0.slice();
+          const ap = packed(a, aRows, aCols, lda);
+          const bp = packed(b, bRows, bCols, ldb);
+          gemmAccumulate(
+            aT ? transpose2d(ap, 0, k, m) : ap,
+            0,
+            bT ? transpose2d(bp, 0, n, k) : bp,
+            0,
+            want,
+            0,
+            m,
+            k,
+            n,
+          );
+          closeTo(got, want, 1e-13);
+        },
+      ),
+      { numRuns: 60 },
+    );
+  });
+
   const cases: [string, number, number, number, number, number][] = [
     // m, k, n, row chunk, inner chunk
     ['one block each', 70, 50, 40, 70, 50],

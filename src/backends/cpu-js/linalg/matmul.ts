@@ -1,10 +1,11 @@
 // Dense matrix product of blocks: a cache-blocked i-k-j GEMM accumulating in float64, with
 // NumPy matmul semantics (1-d promotion, broadcast batch axes) and sums over contraction blocks.
 
-import { allocate, type DType, type TypedArray } from '../../../array/dtype.ts';
+import { allocate, allocateUnzeroed, type DType, type TypedArray } from '../../../array/dtype.ts';
 import { cStrides, NDArray, shapeSize } from '../../../array/ndarray.ts';
 import { arrayBlock } from '../../../kernels/array-block.ts';
 import type { Chunk, Kernel } from '../../../kernels/types.ts';
+import { sliceND } from '../layout/slice.ts';
 
 /** Params of the 'matmul' kernel. Inputs are `groups` pairs `(a, b)` whose products are summed. */
 export interface MatmulParams {
@@ -18,6 +19,14 @@ export interface MatmulParams {
   readonly aT?: boolean;
   /** `b`'s blocks hold the operand transposed, (…, n, k). */
   readonly bT?: boolean;
+  /**
+   * Per input, where its 2-D block lies in the wrapped array the input is (null: the input is
+   * the block itself); see contraction's `windows`.
+   */
+  readonly windows?: readonly ({
+    readonly start: readonly number[];
+    readonly count: readonly number[];
+  } | null)[];
 }
 
 const KB = 256;
@@ -88,6 +97,8 @@ export type Gemm = typeof gemmAccumulate;
 /**
  * A GEMM primitive that reads transposed operands in place: `c += op(a) · op(b)` where
  * `op(a)` is `a` (m×k) or, with `aT`, the transpose of the k×m matrix stored at `aOff`.
+ * A strided one (cpu-blas) also takes the row strides of what `a` and `b` store (`lda`,
+ * `ldb`: a block of a larger matrix read in place) and `beta` 0 for `c = op(a) · op(b)`.
  */
 export type GemmT = (
   a: Float64Array,
@@ -101,6 +112,9 @@ export type GemmT = (
   m: number,
   k: number,
   n: number,
+  lda?: number,
+  ldb?: number,
+  beta?: 0 | 1,
 ) => void;
 
 const TILE = 32;
@@ -143,6 +157,35 @@ interface Operand {
   readonly rows: number;
   readonly cols: number;
   readonly t: boolean;
+  /** Where its matrix starts in `data`, and the row stride of what is stored there. */
+  readonly off: number;
+  readonly ld: number;
+}
+
+type Window = NonNullable<NonNullable<MatmulParams['windows']>[number]>;
+
+/**
+ * The operand of block `x`, or, with a window, of that block of `x` (a wrapped array): read in
+ * place by a strided GEMM, else sliced out first.
+ */
+function operandOf(
+  x: NDArray,
+  win: Window | null | undefined,
+  strided: boolean,
+  isVec: boolean,
+  isLeft: boolean,
+  t = false,
+): Operand {
+  if (win === null || win === undefined) return asOperand(x, isVec, isLeft, t);
+  // read in place only what needs no conversion (float32 data is widened block by block)
+  if (!strided || !(x.data instanceof Float64Array)) {
+    const step = win.count.map(() => 1);
+    return asOperand(sliceND(x, { start: win.start, step, count: win.count }), isVec, isLeft, t);
+  }
+  const ld = x.shape[1]!;
+  const [r, c] = [win.count[0]!, win.count[1]!];
+  const off = win.start[0]! * ld + win.start[1]!;
+  return { data: asFloat64(x.data), batch: [], rows: t ? c : r, cols: t ? r : c, t, off, ld };
 }
 
 function asOperand(x: NDArray, isVec: boolean, isLeft: boolean, t = false): Operand {
@@ -151,11 +194,19 @@ function asOperand(x: NDArray, isVec: boolean, isLeft: boolean, t = false): Oper
   if (isVec) {
     const k = x.shape[0]!;
     return isLeft
-      ? { data, batch: [], rows: 1, cols: k, t: false }
-      : { data, batch: [], rows: k, cols: 1, t: false };
+      ? { data, batch: [], rows: 1, cols: k, t: false, off: 0, ld: k }
+      : { data, batch: [], rows: k, cols: 1, t: false, off: 0, ld: 1 };
   }
   const [r, c] = [x.shape[nd - 2]!, x.shape[nd - 1]!];
-  return { data, batch: x.shape.slice(0, nd - 2), rows: t ? c : r, cols: t ? r : c, t };
+  return {
+    data,
+    batch: x.shape.slice(0, nd - 2),
+    rows: t ? c : r,
+    cols: t ? r : c,
+    t,
+    off: 0,
+    ld: c,
+  };
 }
 
 /** `gemm` taking transposed operands: each is copied untransposed first. */
@@ -192,8 +243,18 @@ function batchLayout(
   return { shape, sa: strides(a), sb: strides(b) };
 }
 
-/** Accumulate `a @ b` (one pair of blocks) into the float64 result `c`. */
-function accumulatePair(a: Operand, b: Operand, c: Float64Array, gemm: GemmT): number[] {
+/**
+ * Accumulate `a @ b` (one pair of blocks) into the float64 result `c`; with `strided`, the
+ * operands' strides go to the GEMM, and `first` overwrites `c` (beta 0: it need not be zero).
+ */
+function accumulatePair(
+  a: Operand,
+  b: Operand,
+  c: Float64Array,
+  gemm: GemmT,
+  strided: boolean,
+  first: boolean,
+): number[] {
   if (a.cols !== b.rows) {
     throw new RangeError(`matmul: block inner sizes ${a.cols} and ${b.rows} differ`);
   }
@@ -210,7 +271,11 @@ function accumulatePair(a: Operand, b: Operand, c: Float64Array, gemm: GemmT): n
       ia += idx[d]! * sa[d]!;
       ib += idx[d]! * sb[d]!;
     }
-    gemm(a.data, ia * m * k, a.t, b.data, ib * k * n, b.t, c, t * m * n, m, k, n);
+    const aOff = a.off + ia * m * k;
+    const bOff = b.off + ib * k * n;
+    if (strided)
+      gemm(a.data, aOff, a.t, b.data, bOff, b.t, c, t * m * n, m, k, n, a.ld, b.ld, first ? 0 : 1);
+    else gemm(a.data, aOff, a.t, b.data, bOff, b.t, c, t * m * n, m, k, n);
     for (let d = shape.length - 1; d >= 0; d--) {
       if (++idx[d]! < shape[d]!) break;
       idx[d] = 0;
@@ -232,7 +297,8 @@ export function storeAs(acc: Float64Array, dtype: DType): TypedArray {
 /**
  * Sum over pairs of `a_g @ b_g` for inputs `[a_0, b_0, a_1, b_1, …]`, each product by `gemm`
  * (transposed operands, `p.aT` / `p.bT`, are copied untransposed for it), or by `gemmT`,
- * which reads them in place, when given.
+ * which reads them in place, when given; `strided`: gemmT takes strides and beta (cpu-blas),
+ * so windows of wrapped data are read in place and the result is not zeroed first.
  * @example
  * matmulBlocks([a, b], { dtype: 'float64', aVec: false, bVec: false }); // a @ b
  */
@@ -241,25 +307,33 @@ export function matmulBlocks(
   p: MatmulParams,
   gemm: Gemm = gemmAccumulate,
   gemmT: GemmT = copyingTransposes(gemm),
+  strided = false,
 ): NDArray {
   let acc: Float64Array | undefined;
   let outShape: number[] = [];
+  const win = p.windows;
   for (let g = 0; g + 1 < inputs.length; g += 2) {
-    const a = asOperand(arrayBlock(inputs[g], 'matmul'), p.aVec, true, p.aT);
-    const b = asOperand(arrayBlock(inputs[g + 1], 'matmul'), p.bVec, false, p.bT);
+    const x = arrayBlock(inputs[g], 'matmul');
+    const y = arrayBlock(inputs[g + 1], 'matmul');
+    const a = operandOf(x, win?.[g], strided, p.aVec, true, p.aT);
+    const b = operandOf(y, win?.[g + 1], strided, p.bVec, false, p.bT);
     const batch = batchLayout(a.batch, b.batch).shape;
     const shape = [...batch, ...(p.aVec ? [] : [a.rows]), ...(p.bVec ? [] : [b.cols])];
+    const first = acc === undefined;
     if (acc === undefined) {
       outShape = shape;
       const size = shapeSize(batch) * a.rows * b.cols;
       acc =
-        p.dtype === 'float64'
-          ? (allocate('float64', size) as Float64Array)
-          : new Float64Array(size);
+        p.dtype !== 'float64'
+          ? new Float64Array(size)
+          : ((strided && a.cols > 0 ? allocateUnzeroed : allocate)(
+              'float64',
+              size,
+            ) as Float64Array);
     } else if (shape.join() !== outShape.join()) {
       throw new RangeError(`matmul: partial products of shapes [${outShape}] and [${shape}]`);
     }
-    accumulatePair(a, b, acc, gemmT);
+    accumulatePair(a, b, acc, gemmT, strided, first);
   }
   if (acc === undefined) throw new RangeError('matmul: no input blocks');
   const shape = p.unitAxis ? [...outShape, 1] : outShape;
