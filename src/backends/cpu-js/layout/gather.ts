@@ -5,52 +5,12 @@ import { allocate, type DType } from '../../../array/dtype.ts';
 import { cStrides, NDArray, shapeSize } from '../../../array/ndarray.ts';
 import { arrayBlock } from '../../../kernels/array-block.ts';
 import type { Chunk, Kernel } from '../../../kernels/types.ts';
+import { copyBox } from './copy-box.ts';
 import { sliceND } from './slice.ts';
 
 /** Resolve `null` counts (unknown sizes) to the rest of the input block's extent. */
 function resolveCounts(x: NDArray, start: readonly number[], count: readonly (number | null)[]) {
   return count.map((c, ax) => (c === null ? x.shape[ax]! - start[ax]! : c));
-}
-
-/** Copy the box `count` of `src` at `srcStart` into `dst` at `dstOffset` (same ndim). */
-export function copyBox(
-  dst: NDArray,
-  dstOffset: readonly number[],
-  src: NDArray,
-  srcStart: readonly number[],
-  count: readonly number[],
-): void {
-  const nd = dst.shape.length;
-  if (shapeSize(count) === 0) return;
-  if (nd === 0) {
-    dst.data[0] = src.data[0]!;
-    return;
-  }
-  const ds = cStrides(dst.shape);
-  const ss = cStrides(src.shape);
-  let d = 0;
-  let s = 0;
-  for (let ax = 0; ax < nd; ax++) {
-    d += dstOffset[ax]! * ds[ax]!;
-    s += srcStart[ax]! * ss[ax]!;
-  }
-  const last = nd - 1;
-  const inner = count[last]!;
-  const idx = new Array<number>(nd).fill(0);
-  for (;;) {
-    dst.data.set(src.data.subarray(s, s + inner), d);
-    let ax = last - 1;
-    for (; ax >= 0; ax--) {
-      idx[ax]!++;
-      d += ds[ax]!;
-      s += ss[ax]!;
-      if (idx[ax]! < count[ax]!) break;
-      d -= count[ax]! * ds[ax]!;
-      s -= count[ax]! * ss[ax]!;
-      idx[ax] = 0;
-    }
-    if (ax < 0) return;
-  }
 }
 
 /** Params of 'getitem': a strided selection, then the output axes (source axis, or -1 = new). */

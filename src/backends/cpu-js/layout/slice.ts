@@ -3,6 +3,7 @@
 
 import { allocate, type TypedArray } from '../../../array/dtype.ts';
 import { NDArray } from '../../../array/ndarray.ts';
+import { copyBox } from './copy-box.ts';
 
 /** Per-axis start, step and count of a strided selection. */
 export interface StridedSelection {
@@ -103,34 +104,11 @@ export function sliceInto(out: TypedArray, x: NDArray, sel: StridedSelection): v
 
 /** Write `src` into the region of `dst` starting at `offset` (both C-contiguous, same dtype). */
 export function writeRegion(dst: NDArray, src: NDArray, offset: readonly number[]): void {
-  const nd = dst.shape.length;
-  if (src.size === 0) return;
-  if (nd === 0) {
-    dst.data[0] = src.data[0]!;
-    return;
-  }
-  const dstStrides = new Array<number>(nd);
-  for (let ax = nd - 1, acc = 1; ax >= 0; ax--) {
-    dstStrides[ax] = acc;
-    acc *= dst.shape[ax]!;
-  }
-  const last = nd - 1;
-  const innerN = src.shape[last]!;
-  const idx = new Array<number>(nd).fill(0);
-  let base = 0;
-  for (let ax = 0; ax < nd; ax++) base += offset[ax]! * dstStrides[ax]!;
-  let s = 0;
-  for (;;) {
-    dst.data.set(src.data.subarray(s, s + innerN), base);
-    s += innerN;
-    let ax = last - 1;
-    for (; ax >= 0; ax--) {
-      idx[ax]!++;
-      base += dstStrides[ax]!;
-      if (idx[ax]! < src.shape[ax]!) break;
-      base -= src.shape[ax]! * dstStrides[ax]!;
-      idx[ax] = 0;
-    }
-    if (ax < 0) break;
-  }
+  copyBox(
+    dst,
+    offset,
+    src,
+    src.shape.map(() => 0),
+    src.shape,
+  );
 }
