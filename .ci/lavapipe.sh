@@ -48,3 +48,7 @@ echo "export VK_ICD_FILENAMES='$ICD'"
 echo "export VK_DRIVER_FILES='$ICD'"
 echo "export LD_LIBRARY_PATH='$ROOT/root/$ARCH_LIB'\${LD_LIBRARY_PATH:+:\$LD_LIBRARY_PATH}"
 echo "export XDG_RUNTIME_DIR=\"\${XDG_RUNTIME_DIR:-$ROOT/xdg}\""
+# llvmpipe starts a thread per core in every process that opens it: the suite's two forks on
+# two cores, each with a GPU worker, oversubscribed the machine (npm test 193-222 s; with one
+# thread per process, 165 s). A caller's own value is kept.
+echo "export LP_NUM_THREADS=\${LP_NUM_THREADS:-1}"
