@@ -4,6 +4,7 @@
 import type { DType } from '../array/dtype.ts';
 import { LazyArray } from '../array/lazy-array.ts';
 import type { ContractSumParams } from '../backends/cpu-js/linalg/einsum.ts';
+import type { BlockWindow } from '../backends/cpu-js/linalg/matmul.ts';
 import { unravelBlock } from '../chunking/blocks.ts';
 import type { Chunks } from '../chunking/types.ts';
 import { config } from '../config.ts';
@@ -33,12 +34,6 @@ export interface ContractionSpec {
    * inputs): on those, such inputs are not sliced into blocks by tasks of their own.
    */
   readonly windowBackends?: ReadonlySet<string>;
-}
-
-/** Where a task's input block lies in the wrapped array it reads in place. */
-export interface BlockWindow {
-  readonly start: readonly number[];
-  readonly count: readonly number[];
 }
 
 /** The wrapped 2-D array under `layer` when its blocks are plain slices of it (fromArray). */

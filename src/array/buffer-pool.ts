@@ -124,9 +124,11 @@ function ownTrailer(d: View): Int32Array | undefined {
  */
 export function poolableId(data: View): number | undefined {
   const t = ownTrailer(data);
-  if (t === undefined || t[3] !== STATE_POOLABLE) return undefined;
-  return t[2]! * 2 ** 32 + (t[1]! >>> 0);
+  return t === undefined || t[3] !== STATE_POOLABLE ? undefined : idOf(t);
 }
+
+/** The id a trailer holds: the making thread's id above the thread's counter. */
+const idOf = (t: Int32Array): number => t[2]! * 2 ** 32 + (t[1]! >>> 0);
 
 /**
  * The process-unique id of the buffer under `data` whatever its state (a compute's result
@@ -136,7 +138,7 @@ export function poolableId(data: View): number | undefined {
  */
 export function bufferId(data: View): number | undefined {
   const t = ownTrailer(data);
-  return t === undefined ? undefined : t[2]! * 2 ** 32 + (t[1]! >>> 0);
+  return t === undefined ? undefined : idOf(t);
 }
 
 /**

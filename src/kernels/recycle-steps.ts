@@ -22,16 +22,18 @@ function buffersOf(c: Chunk, into: Set<ArrayBufferLike>): void {
 export function recycleSteps(steps: readonly Chunk[], kept: readonly Chunk[]): void {
   const seen = new Set<ArrayBufferLike>();
   for (const c of kept) buffersOf(c, seen);
-  const visit = (c: Chunk): void => {
-    if (Array.isArray(c)) {
-      for (const x of c) visit(x);
-      return;
-    }
-    if (!(c instanceof NDArray)) return;
-    const buf = c.data.buffer;
-    if (seen.has(buf)) return;
-    seen.add(buf);
-    if (buf instanceof SharedArrayBuffer && reusableHere(c.data)) recycleBuffer(buf);
-  };
-  for (const s of steps) visit(s);
+  for (const s of steps) recycleUnseen(s, seen);
+}
+
+/** Recycle each buffer of `c` not in `seen` (then in it) that this thread may reuse. */
+function recycleUnseen(c: Chunk, seen: Set<ArrayBufferLike>): void {
+  if (Array.isArray(c)) {
+    for (const x of c) recycleUnseen(x, seen);
+    return;
+  }
+  if (!(c instanceof NDArray)) return;
+  const buf = c.data.buffer;
+  if (seen.has(buf)) return;
+  seen.add(buf);
+  if (buf instanceof SharedArrayBuffer && reusableHere(c.data)) recycleBuffer(buf);
 }

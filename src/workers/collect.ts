@@ -1,7 +1,8 @@
 // Garbage collection of shared chunk memory. V8 does not count SharedArrayBuffers toward
 // its GC heuristics, so blocks a thread drops (a worker's fused intermediates, the blocks
 // a scheduler releases) would pile up until an unrelated collection; threads call
-// collectGarbage() after work and it collects once enough shared memory was allocated.
+// collectGarbage() after work and it collects once enough shared memory was allocated. A
+// worker also collects for the results it wrote into (notePlaces) and once idle.
 
 import v8 from 'node:v8';
 import vm from 'node:vm';
@@ -21,8 +22,8 @@ export const RESULTS_COLLECT_BYTES = 32 * 2 ** 20;
 
 let gc: (() => void) | undefined;
 let pending = 0;
-/** The results this thread wrote blocks into since its last collection: id → bytes. */
-const places = new Map<number, number>();
+/** The results (buffer ids) this thread wrote blocks into since its last collection. */
+const places = new Set<number>();
 let placesBytes = 0;
 let idle: ReturnType<typeof setTimeout> | undefined;
 
@@ -66,10 +67,9 @@ export function notePlaces(
   for (const p of into) {
     const id = bufferId(p.result.data) ?? -1;
     if (places.has(id)) continue;
-    const bytes = p.result.data.buffer.byteLength;
     if (placesBytes >= threshold) collectNow();
-    places.set(id, bytes);
-    placesBytes += bytes;
+    places.add(id);
+    placesBytes += p.result.data.buffer.byteLength;
   }
 }
 
@@ -107,6 +107,7 @@ function collectNow(): void {
   placesBytes = 0;
   collector()();
 }
+
 /**
  * Run a full collection when at least `threshold` shared bytes were allocated on this
  * thread since the last one; returns whether it collected.

@@ -7,6 +7,12 @@ import { arrayBlock } from '../../../kernels/array-block.ts';
 import type { Chunk, Kernel } from '../../../kernels/types.ts';
 import { sliceND } from '../layout/slice.ts';
 
+/** Where a task's input block lies in the wrapped array it is given instead (contraction). */
+export interface BlockWindow {
+  readonly start: readonly number[];
+  readonly count: readonly number[];
+}
+
 /** Params of the 'matmul' kernel. Inputs are `groups` pairs `(a, b)` whose products are summed. */
 export interface MatmulParams {
   readonly dtype: DType;
@@ -23,10 +29,7 @@ export interface MatmulParams {
    * Per input, where its 2-D block lies in the wrapped array the input is (null: the input is
    * the block itself); see contraction's `windows`.
    */
-  readonly windows?: readonly ({
-    readonly start: readonly number[];
-    readonly count: readonly number[];
-  } | null)[];
+  readonly windows?: readonly (BlockWindow | null)[];
 }
 
 const KB = 256;
@@ -162,15 +165,13 @@ interface Operand {
   readonly ld: number;
 }
 
-type Window = NonNullable<NonNullable<MatmulParams['windows']>[number]>;
-
 /**
  * The operand of block `x`, or, with a window, of that block of `x` (a wrapped array): read in
  * place by a strided GEMM, else sliced out first.
  */
 function operandOf(
   x: NDArray,
-  win: Window | null | undefined,
+  win: BlockWindow | null | undefined,
   strided: boolean,
   isVec: boolean,
   isLeft: boolean,
