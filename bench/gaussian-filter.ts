@@ -14,6 +14,7 @@
 // side. The input is a random volume generated chunk by chunk on both sides (never whole);
 // the output is computed whole, as Dask's .compute() returns it.
 
+import type { NumberArray } from '../src/array/dtype.ts';
 import { compute, gaussianFilter, type NDArray, random, shutdown } from '../src/index.ts';
 import { PY_BEST_OF_3, runDaskSnippet } from './dask.ts';
 import { knob, resetPeak, rssNow, rssPeak } from './memory.ts';
@@ -48,8 +49,8 @@ const y = last!;
 let s = 0;
 let s2 = 0;
 for (let i = 0; i < y.data.length; i += 97) {
-  s += y.data[i]!;
-  s2 += y.data[i]! ** 2;
+  s += (y.data as NumberArray)[i]!;
+  s2 += (y.data as NumberArray)[i]! ** 2;
 }
 const m = s / Math.ceil(y.data.length / 97);
 const sd = Math.sqrt(s2 / Math.ceil(y.data.length / 97) - m * m);

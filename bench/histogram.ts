@@ -7,6 +7,7 @@
 //
 // Target (issue 14): at most Dask's time, peak RSS under 1 GB.
 
+import type { NumberArray } from '../src/array/dtype.ts';
 import { compute, histogram, random, shutdown } from '../src/index.ts';
 import { runDaskSnippet } from './dask.ts';
 import { knob, rssPeak } from './memory.ts';
@@ -28,9 +29,10 @@ const counts = await compute(hist, { scheduler: 'threads', workers: 2 });
 const seconds = (performance.now() - t0) / 1000;
 const peak = rssPeak();
 await shutdown();
-const total = Array.from(counts.data).reduce((a, b) => a + b, 0);
+const total = Array.from(counts.data as NumberArray).reduce((a, b) => a + b, 0);
 if (total !== n) throw new Error(`histogram: counted ${total} of ${n}`);
-const spread = Math.max(...counts.data) / Math.min(...counts.data);
+const spread =
+  Math.max(...(counts.data as NumberArray)) / Math.min(...(counts.data as NumberArray));
 if (spread > 1.05) throw new Error(`histogram: uniform counts spread by ${spread}`);
 
 const py = `

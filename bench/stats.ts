@@ -41,8 +41,8 @@ const tNanmean = await time(() => compute(nm, opts));
 const tMedian = await time(() => compute(md, opts));
 const [m, p] = await compute(nm, md, opts);
 await shutdown();
-const col0 = m!.data[0]!;
-const med0 = p!.data[0]!;
+const col0 = m!.data[0] as number;
+const med0 = p!.data[0] as number;
 if (!(Math.abs(col0 - 0.505) < 0.05)) throw new Error(`stats: nanmean ${col0} is not ~0.505`);
 if (!(Math.abs(med0 - 0.5) < 0.1)) throw new Error(`stats: median ${med0} is not ~0.5`);
 

@@ -23,7 +23,7 @@ const build = () =>
 
 let expected = 0;
 for (let i = 0; i < data.length; i++) expected += data[i]! * 2 + 1;
-const got = (await compute(build(), { scheduler: 'threads', workers: 2 })).data[0]!;
+const got = (await compute(build(), { scheduler: 'threads', workers: 2 })).data[0] as number;
 if (Math.abs(got - expected) > 1e-9 * Math.abs(expected)) {
   throw new Error(`(x*2+1).sum(): got ${got}, expected ${expected}`);
 }

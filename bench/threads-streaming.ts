@@ -30,7 +30,7 @@ const total = await compute(random.uniform([n], { seed: 7, chunks: CHUNK }).sum(
 const seconds = (performance.now() - t0) / 1000;
 const peak = rssPeak();
 await shutdown();
-const mean = total.data[0]! / n;
+const mean = (total.data[0] as number) / n;
 if (Math.abs(mean - 0.5) > 1e-3) throw new Error(`streaming sum: mean ${mean} is not ~0.5`);
 
 const py = `

@@ -5,6 +5,7 @@
 //
 // Target (issue 4): at most 0.8 × Dask's 2-thread time.
 
+import type { NumberArray } from '../src/array/dtype.ts';
 import { compute, fromArray, shutdown } from '../src/index.ts';
 import { field, runDask } from './dask.ts';
 import { knob, uniformData } from './memory.ts';
@@ -24,7 +25,8 @@ const got = await compute(build(), { scheduler: 'threads', workers: 2 });
 for (const j of [0, N >> 1, N - 1]) {
   let s = 0;
   for (let i = 0; i < N; i++) s += data[i * N + j]! + data[j * N + i]!;
-  if (Math.abs(got.data[j]! - s / N) > 1e-12) throw new Error(`mean(0)[${j}]: ${got.data[j]}`);
+  if (Math.abs((got.data as NumberArray)[j]! - s / N) > 1e-12)
+    throw new Error(`mean(0)[${j}]: ${got.data[j]}`);
 }
 
 const two = await time(() => compute(build(), { scheduler: 'threads', workers: 2 }));

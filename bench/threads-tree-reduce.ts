@@ -20,7 +20,7 @@ const build = () => fromArray(data, { shape: [N, N], chunks: [C, C], name: false
 
 let expected = 0;
 for (let i = 0; i < data.length; i++) expected += data[i]!;
-const got = (await compute(build(), { scheduler: 'threads', workers: 2 })).data[0]!;
+const got = (await compute(build(), { scheduler: 'threads', workers: 2 })).data[0] as number;
 if (Math.abs(got - expected) > 1e-9 * expected) throw new Error(`sum: ${got} vs ${expected}`);
 
 const threads = await time(() => compute(build(), { scheduler: 'threads', workers: 2 }));

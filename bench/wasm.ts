@@ -8,7 +8,7 @@
 
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { allocate, type DType } from '../src/array/dtype.ts';
+import { allocate, type DType, type NumberArray } from '../src/array/dtype.ts';
 import { NDArray } from '../src/array/ndarray.ts';
 import { compileLoop, evaluateExpr } from '../src/backends/cpu-js/elementwise/elementwise.ts';
 import { ewReducePartial } from '../src/backends/cpu-js/elementwise/ew-reduce.ts';
@@ -119,7 +119,10 @@ const h = M / 2;
 const quarter = (x: NDArray, i: number, j: number): NDArray => {
   const q = allocate('float64', h * h);
   for (let r = 0; r < h; r++)
-    q.set(x.data.subarray((i * h + r) * M + j * h, (i * h + r) * M + j * h + h), r * h);
+    q.set(
+      (x.data as NumberArray).subarray((i * h + r) * M + j * h, (i * h + r) * M + j * h + h),
+      r * h,
+    );
   return new NDArray(q, [h, h], 'float64');
 };
 const A = [0, 1].map((i) => [0, 1].map((j) => quarter(a, i, j)));

@@ -28,7 +28,7 @@ interface Synth {
 const synthesize = (ids: NDArray, p: Synth) => {
   const out = new Float32Array(new SharedArrayBuffer(ids.size * p.n * 4));
   for (let c = 0; c < ids.size; c++) {
-    let s = (ids.data[c]! + 1) * 0x9e3779b9;
+    let s = ((ids.data[c] as number) + 1) * 0x9e3779b9;
     const uniform = () => {
       s ^= s << 13;
       s ^= s >>> 17;
@@ -83,7 +83,7 @@ const powerSpectrum = (x: NDArray, p: { segment: number }) => {
     for (let s = 0; s < segments; s++) {
       const off = r * n + s * m;
       for (let i = 0; i < m; i++) {
-        re[rev[i]!] = x.data[off + i]! * win[i]!;
+        re[rev[i]!] = (x.data[off + i] as number) * win[i]!;
         im[rev[i]!] = 0;
       }
       for (let size = 2; size <= m; size *= 2) {
@@ -127,7 +127,7 @@ const bandPower = (spec: NDArray, p: Bands) => {
       const k0 = Math.ceil(lo! / p.df);
       const k1 = Math.min(bins, Math.floor(hi! / p.df));
       let sum = 0;
-      for (let k = k0; k < k1; k++) sum += spec.data[r * bins + k]!;
+      for (let k = k0; k < k1; k++) sum += spec.data[r * bins + k] as number;
       out[r * names.length + b] = sum / (k1 - k0);
     });
   return out;
@@ -174,9 +174,9 @@ await shutdownDefaultPool();
 
 const names = Object.keys(bands);
 for (let c = 0; c < channels; c++) {
-  const row = names.map((_, b) => bandTable!.get(c, b));
+  const row = names.map((_, b) => bandTable!.get(c, b) as number);
   const strongest = names[row.indexOf(Math.max(...row))];
-  if (Math.abs(peakHz!.get(c) - 10) > kw.df || strongest !== 'alpha') {
+  if (Math.abs((peakHz!.get(c) as number) - 10) > kw.df || strongest !== 'alpha') {
     throw new Error(`channel ${c}: peak at ${peakHz!.get(c)} Hz, strongest band ${strongest}`);
   }
 }
@@ -184,6 +184,6 @@ const mb = (channels * samples * 4) / 2 ** 20;
 console.log(
   `${channels} channels × ${samples} samples (${mb.toFixed(0)} MiB float32) in ${seconds.toFixed(1)} s: ` +
     `10 Hz peak and alpha band found in every channel (channel 0: ${names
-      .map((n, b) => `${n} ${bandTable!.get(0, b).toFixed(1)}`)
+      .map((n, b) => `${n} ${(bandTable!.get(0, b) as number).toFixed(1)}`)
       .join(', ')})`,
 );

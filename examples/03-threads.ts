@@ -69,15 +69,18 @@ const [mean, std, rowMaxAbs, colEnergy, tail] = onThreads as [
   NDArray,
   NDArray,
 ];
-assert.ok(Math.abs(mean.data[0]!) < 1e-3, `mean ${mean.data[0]}`);
-assert.ok(Math.abs(std.data[0]! - 1 / Math.sqrt(3)) < 1e-3, `std ${std.data[0]}`);
+const meanV = mean.data[0] as number;
+const stdV = std.data[0] as number;
+const tailV = Number(tail.data[0]); // a count: an integer dtype
+assert.ok(Math.abs(meanV) < 1e-3, `mean ${meanV}`);
+assert.ok(Math.abs(stdV - 1 / Math.sqrt(3)) < 1e-3, `std ${stdV}`);
 assert.equal(rowMaxAbs.shape[0], rows);
-for (const v of rowMaxAbs.data) assert.ok(v > 0.99 && v <= 1);
-for (const v of colEnergy.data) assert.ok(Math.abs(v / rows - 1 / 3) < 0.05);
+for (const v of rowMaxAbs.data as Float64Array) assert.ok(v > 0.99 && v <= 1);
+for (const v of colEnergy.data as Float64Array) assert.ok(Math.abs(v / rows - 1 / 3) < 0.05);
 const expectedTail = 0.005 * rows * cols;
-assert.ok(Math.abs(tail.data[0]! - expectedTail) < 0.05 * expectedTail, `tail ${tail.data[0]}`);
+assert.ok(Math.abs(tailV - expectedTail) < 0.05 * expectedTail, `tail ${tailV}`);
 console.log(
-  `mean ${mean.data[0]!.toExponential(2)}, std ${std.data[0]!.toFixed(5)}, ` +
-    `${tail.data[0]} values above 0.99; threads and sync agree bit for bit`,
+  `mean ${meanV.toExponential(2)}, std ${stdV.toFixed(5)}, ` +
+    `${tailV} values above 0.99; threads and sync agree bit for bit`,
 );
 // No shutdown(): idle workers never keep the process alive.

@@ -48,7 +48,7 @@ assert.ok(
   Math.abs(disc - expected) / expected < 0.03,
   `disc area ${disc} vs ${expected.toFixed(0)}`,
 );
-const p = Array.from((profile as NDArray).data);
+const p = (profile as NDArray).toArray();
 const peak = p.indexOf(Math.max(...p));
 assert.equal(peak, center[0]);
 console.log(`disc area ${disc} (expected ≈ ${expected.toFixed(0)}), brightest slice z = ${peak}`);

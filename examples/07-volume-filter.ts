@@ -47,10 +47,11 @@ console.log(
   `${n}³ float32 in ${n / 2}³ chunks: smoothed (σ = 2), coarsened to ${coarse!.shape.join('×')} ` +
     `in ${((performance.now() - t0) / 1000).toFixed(2)} s`,
 );
-const counts = Array.from(hist!.data);
+const counts = hist!.toArray();
+const edgeValues = edges!.toArray();
 counts.forEach((c, i) => {
-  const lo = edges!.data[i]!.toFixed(2).padStart(5);
-  const hi = edges!.data[i + 1]!.toFixed(2).padStart(5);
+  const lo = edgeValues[i]!.toFixed(2).padStart(5);
+  const hi = edgeValues[i + 1]!.toFixed(2).padStart(5);
   console.log(
     `  [${lo}, ${hi}${i === counts.length - 1 ? ']' : ')'} ${'#'.repeat(Math.round((60 * c) / Math.max(...counts)))} ${c}`,
   );
@@ -120,14 +121,14 @@ for (const v of refCoarse)
 
 const worst = (a: ArrayLike<number>, b: ArrayLike<number>) =>
   Array.from(a).reduce((w, v, i) => Math.max(w, Math.abs(v - b[i]!)), 0);
-const dSmooth = worst(smooth!.data, refSmooth);
-const dCoarse = worst(coarseSmall!.data, refCoarse);
+const dSmooth = worst(smooth!.toArray(), refSmooth);
+const dCoarse = worst(coarseSmall!.toArray(), refCoarse);
 console.log(
   `dense check on ${m}³ (8³ chunks): max |Δ| smoothed ${dSmooth.toExponential(1)}, coarse ${dCoarse.toExponential(1)}`,
 );
 assert.ok(dSmooth < 1e-12, `smoothed volume differs from the dense reference by ${dSmooth}`);
 assert.ok(dCoarse < 1e-12, `coarse volume differs from the dense reference by ${dCoarse}`);
-assert.deepEqual(Array.from(histSmall!.data), refHist, 'histogram counts');
+assert.deepEqual(histSmall!.toArray(), refHist, 'histogram counts');
 console.log(`histogram of the ${h}³ coarse volume matches: ${refHist.join(' ')}`);
 
 await shutdown();

@@ -1,7 +1,7 @@
 // Row-sort kernels for the lazyApply bench, shipped to workers by module reference: the
 // plain TypedArray.prototype.sort per row (honest baseline) and a float64 radix sort.
 
-import { allocate } from '../../src/array/dtype.ts';
+import { allocate, type NumberArray } from '../../src/array/dtype.ts';
 import { NDArray } from '../../src/array/ndarray.ts';
 import { defineKernels } from '../../src/kernels/define-kernels.ts';
 import { RadixScratch, radixSortFloat64 } from './radix-sort-float64.ts';
@@ -17,7 +17,7 @@ const scratch = new RadixScratch();
 export function sortRowsNative(b: NDArray): NDArray {
   const n = b.shape[b.shape.length - 1] ?? 1;
   const out = allocate(b.dtype, b.size); // shared memory: no copy back from a worker
-  out.set(b.data);
+  (out as NumberArray).set(b.data as NumberArray);
   if (n > 0) for (let i = 0; i < out.length; i += n) out.subarray(i, i + n).sort();
   return new NDArray(out, b.shape, b.dtype);
 }

@@ -9,6 +9,7 @@ import { defaultBackends } from '../dispatch/default.ts';
 import type { Backend, InputMeta, OpMeta } from '../dispatch/types.ts';
 import { type LayerSpec, setDeviceGlue } from '../graph/define-layer.ts';
 import type { BackendRef, Layer } from '../graph/layer.ts';
+import './dtype-gate.ts';
 
 /** What a builder knows of the operation it is about to define. */
 export interface DispatchRequest {

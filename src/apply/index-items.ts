@@ -1,7 +1,7 @@
 // Index items as x.get and x.set take them: NumPy text, one item or a tuple, turned into the
 // IndexItems of chunking/; bool lists become positions, a lazy integer array is set aside.
 
-import { isInteger } from '../array/dtype.ts';
+import { isBigIntArray, isInteger, type TypedArray } from '../array/dtype.ts';
 import { LazyArray } from '../array/lazy-array.ts';
 import { NDArray } from '../array/ndarray.ts';
 import { formatTuple } from '../chunking/format.ts';
@@ -38,6 +38,27 @@ function truePositions(values: ArrayLikeOf): Int32Array {
 }
 type ArrayLikeOf = { readonly length: number; readonly [i: number]: unknown };
 
+const INT32_MIN = -(2n ** 31n);
+const INT32_END = 2n ** 31n;
+
+/**
+ * An integer index array's values as int32 positions. int64 and uint64 values (BigInts) out
+ * of int32 range are out of bounds of any axis an Int32Array indexes: an IndexError, never
+ * wrapped into a valid-looking position.
+ */
+function int32Positions(fn: string, data: TypedArray): Int32Array {
+  if (!isBigIntArray(data)) return Int32Array.from(data);
+  const out = new Int32Array(data.length);
+  for (let i = 0; i < data.length; i++) {
+    const v = data[i]!;
+    if (v < INT32_MIN || v >= INT32_END) {
+      throw new IndexError(`${fn}: index ${v} at position ${i} is out of bounds`);
+    }
+    out[i] = Number(v);
+  }
+  return out;
+}
+
 /**
  * Index items from any accepted form: NDArrays become Int32Arrays, a bool list (or bool
  * NDArray) its true positions; a lazy 1-D integer array is set aside for takeLazy.
@@ -73,7 +94,7 @@ export function toItems(fn: string, index: Exclude<Index, LazyArray>): Items {
         `${fn}: index array of dtype '${item.dtype}' and shape ${formatTuple(item.shape)} is not a 1-D integer array`,
       );
     }
-    return Int32Array.from(item.data);
+    return int32Positions(fn, item.data);
   });
   return { items, ...(bool ? { bool } : {}), ...(lazy ? { lazy } : {}) };
 }

@@ -2,7 +2,7 @@
 // Each validates its options, picks dtypes and kernel params, and builds a reduction tree.
 
 import { checkOptions, optionalBoolean } from '../array/check-options.ts';
-import { checkDType, type DType, isFloat, kindOf } from '../array/dtype.ts';
+import { checkDType, type DType, isBigDType, isFloat, sumDType } from '../array/dtype.ts';
 import { type ArrayLike, asLazy } from '../array/from-array.ts';
 import type { KnownIn } from '../array/known-shape.ts';
 import type { LazyArray } from '../array/lazy-array.ts';
@@ -49,13 +49,6 @@ export interface ArgReductionOptions {
   keepdims?: boolean;
   splitEvery?: SplitEvery;
   backend?: string;
-}
-
-/** Default int for sums of integers: int32, uint32 for unsigned (there is no int64). */
-function sumDType(d: DType): DType {
-  const k = kindOf(d);
-  if (k === 'float') return d;
-  return k === 'uint' ? 'uint32' : 'int32';
 }
 
 /** Product of known sizes; 0 when any is 0, null when unknown and none is 0. */
@@ -114,7 +107,14 @@ function monoidReduction(
   );
   if (half !== undefined) return half;
   if (op === 'min' || op === 'max') checkNonEmpty(fn, a, axes, opts.axis);
-  const castTo = given !== undefined && given !== a.dtype ? given : undefined;
+  // integer products wrap modulo 2^64 as NumPy's: the block is cast to int64/uint64 first
+  // (sums need no cast: their float64 partials are exact below 2^53)
+  const castTo =
+    given !== undefined && given !== a.dtype
+      ? given
+      : op === 'prod' && isBigDType(out) && out !== a.dtype
+        ? out
+        : undefined;
   return reduceOver(fn, a, axes, opts, {
     dtype: out,
     params: { op, axes, dtype: out, ...(castTo ? { castTo } : {}) },
@@ -122,8 +122,9 @@ function monoidReduction(
 }
 
 /**
- * Sum over `axis` (every axis by default). Integers sum to int32 (uint32 if unsigned),
- * floats keep their dtype; float32 accumulates in float64.
+ * Sum over `axis` (every axis by default). Integers and bool sum to int64 (uint64 if
+ * unsigned), as the Array API says, modulo 2^64 as NumPy; floats keep their dtype; float32
+ * accumulates in float64.
  * @example
  * await compute(sum(fromArray([[1, 2], [3, 4]]), { axis: 0 })); // [4, 6]
  */
@@ -137,7 +138,8 @@ export function sum<X extends ArrayLike>(
 }
 
 /**
- * Product over `axis`. Integers multiply with int32 wrap-around (uint32 if unsigned).
+ * Product over `axis`. Integers multiply in int64 (uint64 if unsigned), wrapping modulo
+ * 2^64 as NumPy does.
  * @example
  * await compute(prod(fromArray([1, 2, 3, 4]))); // 24
  */

@@ -15,8 +15,9 @@ import type { BlockRef, TaskSpec } from '../graph/layer.ts';
 import { normalizeAxis } from './axis-args.ts';
 
 /**
- * Index lists take accepts: JS integers, an Int32Array (any int TypedArray), a 1-D int
- * NDArray, or a 1-D integer LazyArray (its values are read when the graph runs).
+ * Index lists take accepts: JS integers, an Int32Array (any int TypedArray, BigInt64Array
+ * included), a 1-D int NDArray (int64 too), or a 1-D integer LazyArray (its values are read
+ * when the graph runs).
  */
 export type TakeIndices = readonly number[] | TypedArray | NDArray | LazyArray;
 
@@ -28,7 +29,7 @@ export interface TakeOptions {
 
 /** Validate index values against an axis of size `n`; negatives wrap. */
 export function wrapIndices(fn: string, indices: TakeIndices, n: number, axis: number): Int32Array {
-  let values: globalThis.ArrayLike<number>;
+  let values: globalThis.ArrayLike<unknown>;
   if (indices instanceof NDArray) {
     if (!isInteger(indices.dtype)) {
       throw new DTypeError(
@@ -42,18 +43,20 @@ export function wrapIndices(fn: string, indices: TakeIndices, n: number, axis: n
     }
     values = indices.data;
   } else if (Array.isArray(indices) || ArrayBuffer.isView(indices)) {
-    values = indices as globalThis.ArrayLike<number>;
+    values = indices as globalThis.ArrayLike<unknown>;
   } else {
     throw new IndexError(`${fn}: indices ${formatValue(indices)} are not an integer list`);
   }
   const out = new Int32Array(values.length);
   for (let k = 0; k < values.length; k++) {
-    const i = values[k]!;
+    const v = values[k];
+    // a BigInt (int64 data) in bounds is a safe integer; one out of them stays out as a number
+    const i = typeof v === 'bigint' ? Number(v) : v;
     if (typeof i !== 'number' || !Number.isInteger(i)) {
       throw new IndexError(`${fn}: index ${formatValue(i)} at position ${k} is not an integer`);
     }
     if (i < -n || i >= n) {
-      throw new IndexError(`${fn}: index ${i} is out of bounds for axis ${axis} with size ${n}`);
+      throw new IndexError(`${fn}: index ${v} is out of bounds for axis ${axis} with size ${n}`);
     }
     out[k] = i < 0 ? i + n : i;
   }

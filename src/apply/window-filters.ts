@@ -77,12 +77,14 @@ function kernelValues(fn: string, kernel: NDArray | Nested): { values: number[];
     if (kernel.dtype === 'float16' || kernel.dtype === 'bool') {
       throw new ValueError(`${fn}: kernel dtype '${kernel.dtype}' is not supported`);
     }
-    return { values: Array.from(kernel.data), shape: [...kernel.shape] };
+    // toArray: the elements as numbers (int64/uint64 exactly, or a ValueError beyond 2^53)
+    return { values: kernel.toArray(), shape: [...kernel.shape] };
   }
   if (!Array.isArray(kernel)) {
     throw new ValueError(`${fn}: kernel ${formatValue(kernel)} is not an array of weights`);
   }
-  return flattenNested(fn, kernel);
+  const { values, shape } = flattenNested(fn, kernel);
+  return { values: values.map(Number), shape };
 }
 
 /**

@@ -1,8 +1,36 @@
 // Converting the data of one dtype to another, element by element, on the host.
 // float16 data are bits: they are decoded when read and encoded (nearest-even) when written.
+// int64 and uint64 convert through their 32-bit halves (int64.ts), never a BigInt each.
 
-import { allocate, type DType, type TypedArray } from './dtype.ts';
+import {
+  allocate,
+  type DType,
+  isBigIntArray,
+  isInteger,
+  type NumberArray,
+  type TypedArray,
+} from './dtype.ts';
 import { float16Bits, float16Table } from './float16.ts';
+import { bigIntoLowWords, bigIntoNumbers, numbersIntoBig } from './int64.ts';
+
+/** Elements to cast: a TypedArray of dtype `from`, or plain JS numbers. */
+type CastSource = ArrayLike<number> | TypedArray;
+
+function castFromBig(out: TypedArray, to: DType, src: BigInt64Array | BigUint64Array): void {
+  if (isBigIntArray(out)) {
+    out.set(src);
+  } else if (to === 'bool') {
+    for (let i = 0; i < src.length; i++) out[i] = src[i] !== 0n ? 1 : 0;
+  } else if (to === 'float16') {
+    const tmp = new Float64Array(src.length);
+    bigIntoNumbers(src, tmp);
+    for (let i = 0; i < tmp.length; i++) out[i] = float16Bits(tmp[i]!);
+  } else if (isInteger(to)) {
+    bigIntoLowWords(src, out);
+  } else {
+    bigIntoNumbers(src, out);
+  }
+}
 
 /**
  * Write `src` (values of dtype `from`; numbers for plain arrays) into `out` of dtype `to`:
@@ -12,28 +40,46 @@ import { float16Bits, float16Table } from './float16.ts';
 export function castInto(
   out: TypedArray,
   to: DType,
-  src: ArrayLike<number>,
+  source: CastSource,
   from: DType | 'number',
 ): TypedArray {
+  if (ArrayBuffer.isView(source) && isBigIntArray(source as TypedArray)) {
+    castFromBig(out, to, source as BigInt64Array | BigUint64Array);
+    return out;
+  }
+  const src = source as ArrayLike<number>;
   const n = src.length;
+  if (isBigIntArray(out)) {
+    if (from === 'float16') {
+      const table = float16Table();
+      numbersIntoBig(
+        Array.from(src, (b) => table[b]!),
+        out,
+      );
+    } else {
+      numbersIntoBig(src, out);
+    }
+    return out;
+  }
+  const o: NumberArray = out;
   if (from === 'float16' && to === 'float16') {
-    out.set(src);
+    o.set(src);
     return out;
   }
   if (from === 'float16') {
     const table = float16Table();
-    if (to === 'bool') for (let i = 0; i < n; i++) out[i] = table[src[i]!]! !== 0 ? 1 : 0;
-    else for (let i = 0; i < n; i++) out[i] = table[src[i]!]!;
+    if (to === 'bool') for (let i = 0; i < n; i++) o[i] = table[src[i]!]! !== 0 ? 1 : 0;
+    else for (let i = 0; i < n; i++) o[i] = table[src[i]!]!;
   } else if (to === 'float16') {
-    for (let i = 0; i < n; i++) out[i] = float16Bits(src[i]!);
+    for (let i = 0; i < n; i++) o[i] = float16Bits(src[i]!);
   } else if (to === 'bool' && from === 'number') {
-    for (let i = 0; i < n; i++) out[i] = src[i] ? 1 : 0;
+    for (let i = 0; i < n; i++) o[i] = src[i] ? 1 : 0;
   } else if (to === 'bool') {
-    for (let i = 0; i < n; i++) out[i] = src[i] !== 0 ? 1 : 0;
+    for (let i = 0; i < n; i++) o[i] = src[i] !== 0 ? 1 : 0;
   } else if (ArrayBuffer.isView(src)) {
-    out.set(src as TypedArray);
+    o.set(src as NumberArray);
   } else {
-    for (let i = 0; i < n; i++) out[i] = src[i]!;
+    for (let i = 0; i < n; i++) o[i] = src[i]!;
   }
   return out;
 }
@@ -42,7 +88,8 @@ export function castInto(
  * A new shared array of dtype `to` holding `src` (of dtype `from`) converted.
  * @example
  * castData(Float64Array.of(1, 0.1), 'float64', 'float16'); // Uint16Array [0x3c00, 0x2e66]
+ * castData(Int32Array.of(-1), 'int32', 'int64'); // BigInt64Array [-1n]
  */
-export function castData(src: ArrayLike<number>, from: DType | 'number', to: DType): TypedArray {
+export function castData(src: CastSource, from: DType | 'number', to: DType): TypedArray {
   return castInto(allocate(to, src.length), to, src, from);
 }

@@ -11,8 +11,9 @@ import { defineLayer } from '../graph/define-layer.ts';
 import type { TaskSpec } from '../graph/layer.ts';
 import { toFnRef } from '../kernels/ship.ts';
 import { checkOptions, describe, optionalBoolean, optionalDType } from './check-options.ts';
-import { type DType, integerRange } from './dtype.ts';
+import { type DType, integerRange, isBigDType } from './dtype.ts';
 import { LazyArray } from './lazy-array.ts';
+import { checkNumbersFit } from './ndarray.ts';
 
 /** Options of creation functions. */
 export interface CreationOptions {
@@ -91,12 +92,14 @@ const signedZero = (v: number): number | string => (Object.is(v, -0) ? '-0' : v)
 function fullArray(
   fn: string,
   shape: ShapeArg,
-  value: number,
+  value: number | bigint,
   dtype: DType,
   opts: CreationOptions,
 ) {
   const s = checkShapeArg(fn, shape);
-  return sourceArray(fn, 'full', s, dtype, opts.chunks, [signedZero(value)], (_o, blockShape) => ({
+  // a BigInt beyond ±2^53 stays one (the int64 fill is exact); others travel as numbers
+  const token = typeof value === 'bigint' ? `${value}n` : signedZero(value);
+  return sourceArray(fn, 'full', s, dtype, opts.chunks, [token], (_o, blockShape) => ({
     shape: blockShape,
     value,
     dtype,
@@ -135,22 +138,39 @@ export function empty(shape: ShapeArg, opts?: CreationOptions): LazyArray<true> 
 
 /**
  * An array filled with `value`. The default dtype follows the value: bool for booleans,
- * int32 for integers int32 holds, float64 otherwise.
+ * int32 for integers int32 holds, int64 for BigInts (uint64 past int64's range), float64
+ * otherwise.
  * @example
  * full([2, 3], 7).dtype; // 'int32'
+ * full([2], 2n ** 60n).dtype; // 'int64'
  */
 export function full(
   shape: ShapeArg,
-  value: number | boolean,
+  value: number | bigint | boolean,
   opts?: CreationOptions,
 ): LazyArray<true> {
   const o = checkOptions('full', opts);
-  if (typeof value !== 'number' && typeof value !== 'boolean') {
-    throw new ValueError(`full: fill value ${describe(value)} is not a number or a boolean`);
+  if (typeof value !== 'number' && typeof value !== 'boolean' && typeof value !== 'bigint') {
+    throw new ValueError(
+      `full: fill value ${describe(value)} is not a number, a BigInt or a boolean`,
+    );
   }
   const inferred: DType =
-    typeof value === 'boolean' ? 'bool' : isInt32(value) ? 'int32' : 'float64';
+    typeof value === 'boolean'
+      ? 'bool'
+      : typeof value === 'bigint'
+        ? value > 2n ** 63n - 1n
+          ? 'uint64'
+          : 'int64'
+        : isInt32(value)
+          ? 'int32'
+          : 'float64';
   const dtype = optionalDType('full', o.dtype, inferred);
+  if (typeof value === 'bigint') {
+    checkNumbersFit('full', [value], dtype);
+    const exact = value >= -(2n ** 53n) && value <= 2n ** 53n;
+    return fullArray('full', shape, exact || !isBigDType(dtype) ? Number(value) : value, dtype, o);
+  }
   checkFits('full', Number(value), dtype);
   return fullArray('full', shape, Number(value), dtype, o);
 }
@@ -160,6 +180,13 @@ export function full(
  * NumPy 2; a fraction truncates as a cast does, and bool takes any number's truthiness.
  */
 function checkFits(fn: string, value: number, dtype: DType): void {
+  if (isBigDType(dtype)) {
+    if (!Number.isFinite(value)) {
+      throw new ValueError(`${fn}: fill value ${formatValue(value)} does not fit dtype '${dtype}'`);
+    }
+    checkNumbersFit(fn, [Math.trunc(value)], dtype);
+    return;
+  }
   const range = integerRange(dtype);
   if (range === undefined) return;
   if (!Number.isFinite(value) || Math.trunc(value) < range[0] || Math.trunc(value) > range[1]) {

@@ -10,16 +10,18 @@ export type DType =
   | 'float64'
   | 'float32'
   | 'float16'
+  | 'int64'
   | 'int32'
   | 'int16'
   | 'int8'
+  | 'uint64'
   | 'uint32'
   | 'uint16'
   | 'uint8'
   | 'bool';
 
-/** The JavaScript storage of a block: the TypedArray class each dtype uses. */
-export type TypedArray =
+/** The storage of every dtype whose elements are JS numbers (all but int64 and uint64). */
+export type NumberArray =
   | Float64Array
   | Float32Array
   | Int32Array
@@ -28,6 +30,31 @@ export type TypedArray =
   | Uint32Array
   | Uint16Array
   | Uint8Array;
+
+/** The storage of int64 and uint64: elements are BigInts. */
+export type BigIntArray = BigInt64Array | BigUint64Array;
+
+/** The JavaScript storage of a block: the TypedArray class each dtype uses. */
+export type TypedArray = NumberArray | BigIntArray;
+
+/** The storage class of each dtype, by name. */
+export interface StorageMap {
+  float64: Float64Array;
+  float32: Float32Array;
+  float16: Uint16Array;
+  int64: BigInt64Array;
+  int32: Int32Array;
+  int16: Int16Array;
+  int8: Int8Array;
+  uint64: BigUint64Array;
+  uint32: Uint32Array;
+  uint16: Uint16Array;
+  uint8: Uint8Array;
+  bool: Uint8Array;
+}
+
+/** The storage of dtype `D` (the whole union for a dtype known only at run time). */
+export type StorageOf<D extends DType> = StorageMap[D];
 
 type TypedArrayCtor = {
   new (length: number): TypedArray;
@@ -39,9 +66,11 @@ const ctors: Record<DType, TypedArrayCtor> = {
   float64: Float64Array,
   float32: Float32Array,
   float16: Uint16Array,
+  int64: BigInt64Array,
   int32: Int32Array,
   int16: Int16Array,
   int8: Int8Array,
+  uint64: BigUint64Array,
   uint32: Uint32Array,
   uint16: Uint16Array,
   uint8: Uint8Array,
@@ -105,7 +134,11 @@ export function takeAllocatedBytes(): number {
  * @example
  * const a = allocate('float32', 1024); // Float32Array on shared memory
  */
-export function allocate(dtype: DType, length: number): TypedArray {
+export function allocate<D extends DType>(dtype: D, length: number): StorageOf<D> {
+  return allocateAny(dtype, length) as StorageOf<D>;
+}
+
+function allocateAny(dtype: DType, length: number): TypedArray {
   const C = ctors[dtype];
   const bytes = length * C.BYTES_PER_ELEMENT;
   if (bytes > SMALL_BYTES) {
@@ -127,12 +160,12 @@ export function allocate(dtype: DType, length: number): TypedArray {
  * @example
  * const c = allocateUnzeroed('float64', m * n) as Float64Array; // dgemm with beta 0 fills it
  */
-export function allocateUnzeroed(dtype: DType, length: number): TypedArray {
+export function allocateUnzeroed<D extends DType>(dtype: D, length: number): StorageOf<D> {
   const C = ctors[dtype];
   const bytes = length * C.BYTES_PER_ELEMENT;
-  return bytes > SMALL_BYTES
-    ? new C(pooledBuffer(bytes, false), 0, length)
-    : allocate(dtype, length);
+  return (
+    bytes > SMALL_BYTES ? new C(pooledBuffer(bytes, false), 0, length) : allocateAny(dtype, length)
+  ) as StorageOf<D>;
 }
 
 /** The dtype a TypedArray stores (Uint8Array reads as uint8, Uint16Array as uint16). */
@@ -143,6 +176,8 @@ export function dtypeOfTypedArray(data: TypedArray): DType {
   if (data instanceof Int16Array) return 'int16';
   if (data instanceof Int8Array) return 'int8';
   if (data instanceof Uint32Array) return 'uint32';
+  if (data instanceof BigInt64Array) return 'int64';
+  if (data instanceof BigUint64Array) return 'uint64';
   if (data instanceof Uint16Array) return 'uint16';
   return 'uint8';
 }
@@ -156,7 +191,39 @@ export function kindOf(dtype: DType): DTypeKind {
 }
 
 export const isFloat = (d: DType): boolean => kindOf(d) === 'float';
+/** int64 and uint64: their elements are BigInts. */
+export const isBigDType = (d: DType): d is 'int64' | 'uint64' => d === 'int64' || d === 'uint64';
+/** True when `data` holds BigInts (int64 or uint64 storage). */
+export const isBigIntArray = (data: TypedArray): data is BigIntArray =>
+  data instanceof BigInt64Array || data instanceof BigUint64Array;
+/**
+ * `data` as number storage, for kernels that take no int64 or uint64 (the build-time dtype
+ * gate in apply/dispatch-layer.ts keeps those dtypes from them): BigInt storage reaching one
+ * is an engine bug, reported as a DTypeError rather than computed wrongly.
+ * @example
+ * const d = numberData(block.data, 'histogram'); // Float64Array | Int32Array | …
+ */
+export function numberData(data: TypedArray, kernel = 'kernel'): NumberArray {
+  if (data instanceof BigInt64Array || data instanceof BigUint64Array) {
+    throw new DTypeError(`${kernel}: int64/uint64 data reached a kernel that takes numbers only`);
+  }
+  return data;
+}
 export const isInteger = (d: DType): boolean => kindOf(d) === 'int' || kindOf(d) === 'uint';
+
+/**
+ * The dtype integer sums and products accumulate in (the Array API's default integer):
+ * int64 for signed integers and bool, uint64 for unsigned ones; floats keep their dtype.
+ * @example
+ * sumDType('int8'); // 'int64'
+ * sumDType('uint16'); // 'uint64'
+ * sumDType('float32'); // 'float32'
+ */
+export function sumDType(d: DType): DType {
+  const k = kindOf(d);
+  if (k === 'float') return d;
+  return k === 'uint' ? 'uint64' : 'int64';
+}
 
 const bits = (d: DType): number => itemsize(d) * 8;
 
@@ -165,12 +232,13 @@ function promoteInts(a: DType, b: DType): DType {
   const kb = kindOf(b);
   if (ka === kb) return bits(a) >= bits(b) ? a : b;
   const [s, u] = ka === 'int' ? [a, b] : [b, a];
-  // A signed type holding every value of the unsigned one; no int64 exists, so uint32 + intN
-  // goes to float64 (NumPy's choice for uint64 + int64).
+  // A signed type holding every value of the unsigned one; none holds uint64, so
+  // uint64 + intN goes to float64 (NumPy's choice).
   const need = bits(u) * 2;
   if (bits(s) >= need) return s;
   if (need === 16) return 'int16';
   if (need === 32) return 'int32';
+  if (need === 64) return 'int64';
   return 'float64';
 }
 
@@ -233,7 +301,23 @@ const INT_RANGE: Partial<Record<DType, readonly [number, number]>> = {
   uint8: [0, 2 ** 8 - 1],
   uint16: [0, 2 ** 16 - 1],
   uint32: [0, 2 ** 32 - 1],
+  int64: [-(2 ** 63), 2 ** 63 - 1],
+  uint64: [0, 2 ** 64 - 1],
 };
+
+const BIG_RANGE: Record<'int64' | 'uint64', readonly [bigint, bigint]> = {
+  int64: [-(2n ** 63n), 2n ** 63n - 1n],
+  uint64: [0n, 2n ** 64n - 1n],
+};
+
+/**
+ * The exact [min, max] of int64 or uint64 as BigInts.
+ * @example
+ * bigIntRange('int64'); // [-9223372036854775808n, 9223372036854775807n]
+ */
+export function bigIntRange(d: 'int64' | 'uint64'): readonly [bigint, bigint] {
+  return BIG_RANGE[d];
+}
 
 /**
  * The [min, max] of an integer dtype (undefined for floats and bool).

@@ -10,7 +10,15 @@ import { defineLayer } from '../graph/define-layer.ts';
 import type { Layer } from '../graph/layer.ts';
 import { hashData, tokenize } from '../graph/tokenize.ts';
 import { checkOptions, describe } from './check-options.ts';
-import { allocate, checkDType, type DType, type TypedArray } from './dtype.ts';
+import {
+  allocate,
+  type BigIntArray,
+  checkDType,
+  type DType,
+  isBigIntArray,
+  type NumberArray,
+  type TypedArray,
+} from './dtype.ts';
 import type { KnownIn } from './known-shape.ts';
 import { LazyArray } from './lazy-array.ts';
 import {
@@ -61,7 +69,7 @@ function toShared(fn: string, data: ArrayData, opts: FromArrayOptions): NDArray 
   // Nested data is checked here so a ragged list is reported under the caller's name; the
   // declared shape is applied below, where a mismatch names `fn` too.
   if (!(data instanceof NDArray) && !ArrayBuffer.isView(data)) {
-    const { values } = flattenNested(fn, data);
+    const { values } = flattenNested(fn, data as Nested);
     if (dtype !== undefined) checkNumbersFit(fn, values, dtype);
   }
   let arr = data instanceof NDArray ? data : ndarray(data as TypedArray | Nested, undefined, dtype);
@@ -76,7 +84,9 @@ function toShared(fn: string, data: ArrayData, opts: FromArrayOptions): NDArray 
   }
   if (arr.data.buffer instanceof SharedArrayBuffer) return arr;
   const shared = allocate(arr.dtype, arr.size);
-  shared.set(arr.data);
+  // same dtype on both sides: BigInt storage (int64, uint64) copies as number storage does
+  if (isBigIntArray(shared)) shared.set(arr.data as BigIntArray);
+  else shared.set(arr.data as NumberArray);
   return new NDArray(shared, arr.shape, arr.dtype);
 }
 

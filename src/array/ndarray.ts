@@ -3,19 +3,43 @@
 
 import { formatValue } from '../chunking/format.ts';
 import { IndexError, ShapeError, ValueError } from '../errors.ts';
-import { castData } from './cast.ts';
+import { castData, castInto } from './cast.ts';
 import { describe } from './check-options.ts';
 import {
   allocate,
+  bigIntRange,
   checkDType,
   type DType,
   dtypeOfTypedArray,
   integerRange,
+  isBigDType,
+  isBigIntArray,
   type TypedArray,
 } from './dtype.ts';
 import { float16Value } from './float16.ts';
+import { numberToBig } from './int64.ts';
 
-export type Nested = number | boolean | Nested[];
+export type Nested = number | bigint | boolean | Nested[];
+
+/** Options of {@link NDArray.toNested}. */
+export interface ToNestedOptions {
+  /**
+   * Give int64 and uint64 elements as JS numbers instead of BigInts; a value a number
+   * cannot hold exactly (beyond ±2^53) is a ValueError, never rounded.
+   */
+  numbers?: boolean;
+}
+
+/** A BigInt element as a JS number, exactly or not at all. */
+export function exactNumber(fn: string, v: bigint): number {
+  const n = Number(v);
+  if (!Number.isSafeInteger(n)) {
+    throw new ValueError(
+      `${fn}: value ${v} is beyond ±2^53, where JS numbers lose precision; read it as a BigInt`,
+    );
+  }
+  return n;
+}
 
 /** Product of a shape's sizes. */
 export function shapeSize(shape: readonly number[]): number {
@@ -66,8 +90,8 @@ export class NDArray {
     return this.data.length;
   }
 
-  /** Read one element; negative indices count from the end. */
-  get(...index: number[]): number {
+  /** Read one element (a BigInt for int64 and uint64); negative indices count from the end. */
+  get(...index: number[]): number | bigint {
     if (index.length !== this.shape.length) {
       throw new IndexError(
         `NDArray.get: ${index.length} indices for a ${this.shape.length}-d array`,
@@ -87,18 +111,19 @@ export class NDArray {
       off += i * stride;
       stride *= n;
     }
-    return this.dtype === 'float16' ? float16Value(this.data[off]!) : this.data[off]!;
+    const v = this.data[off]!;
+    return this.dtype === 'float16' ? float16Value(v as number) : v;
   }
 
   /**
-   * The one value of a 0-d or size-1 array, as a JS scalar: a boolean for 'bool', a number
-   * otherwise (float16 decoded). A bigger array is a ValueError.
+   * The one value of a 0-d or size-1 array, as a JS scalar: a boolean for 'bool', a BigInt
+   * for int64 and uint64, a number otherwise (float16 decoded). A bigger array is a ValueError.
    * @example
    * const total = await compute(ones([10, 10], { chunks: 5 }).sum());
    * total.item(); // 100
    * (await compute(ones([3]).greater(0).all())).item(); // true
    */
-  item(): number | boolean {
+  item(): number | bigint | boolean {
     if (this.data.length !== 1) {
       throw new ValueError(
         `item: the array has ${this.data.length} elements (shape [${this.shape.join(', ')}]); item() needs exactly one`,
@@ -106,13 +131,23 @@ export class NDArray {
     }
     const v = this.data[0]!;
     if (this.dtype === 'bool') return v !== 0;
-    return this.dtype === 'float16' ? float16Value(v) : v;
+    return this.dtype === 'float16' ? float16Value(v as number) : v;
   }
 
-  /** Nested JS arrays (booleans for 'bool', decoded numbers for 'float16'); 0-d: the scalar. */
-  toNested(): Nested {
+  /**
+   * Nested JS arrays (booleans for 'bool', decoded numbers for 'float16', BigInts for int64
+   * and uint64 unless `{ numbers: true }`); 0-d: the scalar.
+   * @example
+   * ndarray([[1, 2], [3, 4]]).toNested(); // [[1, 2], [3, 4]]
+   * ndarray(BigInt64Array.of(1n, 2n)).toNested(); // [1n, 2n]
+   * ndarray(BigInt64Array.of(1n, 2n)).toNested({ numbers: true }); // [1, 2]
+   */
+  toNested(opts: ToNestedOptions = {}): Nested {
     const isBool = this.dtype === 'bool';
-    const data = this.dtype === 'float16' ? this.toArray() : this.data;
+    const data: ArrayLike<number | bigint> =
+      this.dtype === 'float16' || (opts.numbers === true && isBigIntArray(this.data))
+        ? this.toArray()
+        : this.data;
     const build = (axis: number, off: number): Nested => {
       if (axis === this.shape.length) return isBool ? data[off] !== 0 : data[off]!;
       const stride = shapeSize(this.shape.slice(axis + 1));
@@ -123,28 +158,38 @@ export class NDArray {
     return build(0, 0);
   }
 
-  /** Flat JS number array (C order; float16 bits decoded). */
+  /**
+   * Flat JS number array (C order; float16 bits decoded; int64 and uint64 as numbers, a
+   * value beyond ±2^53 being a ValueError rather than rounded).
+   * @example
+   * ndarray([[1, 2], [3, 4]]).toArray(); // [1, 2, 3, 4]
+   */
   toArray(): number[] {
-    return this.dtype === 'float16' ? Array.from(this.data, float16Value) : Array.from(this.data);
+    const d = this.data;
+    if (isBigIntArray(d)) return Array.from(d, (v) => exactNumber('toArray', v));
+    return this.dtype === 'float16' ? Array.from(d, float16Value) : Array.from(d);
   }
 }
 
 /** Flatten nested JS arrays, checking that they are rectangular. */
-export function flattenNested(fn: string, nested: Nested): { values: number[]; shape: number[] } {
+export function flattenNested(
+  fn: string,
+  nested: Nested,
+): { values: (number | bigint)[]; shape: number[] } {
   const shape: number[] = [];
   let probe: Nested = nested;
   while (Array.isArray(probe)) {
     shape.push(probe.length);
     probe = probe[0] as Nested;
   }
-  const values: number[] = [];
+  const values: (number | bigint)[] = [];
   const walk = (v: Nested, axis: number): void => {
     if (axis === shape.length) {
       if (Array.isArray(v))
         throw new ShapeError(`${fn}: nested data is ragged (too deep at axis ${axis})`);
-      if (typeof v !== 'number' && typeof v !== 'boolean') {
+      if (typeof v !== 'number' && typeof v !== 'boolean' && typeof v !== 'bigint') {
         throw new ValueError(
-          `${fn}: nested data holds ${describe(v)}; elements are numbers or booleans`,
+          `${fn}: nested data holds ${describe(v)}; elements are numbers, BigInts or booleans`,
         );
       }
       values.push(typeof v === 'boolean' ? Number(v) : v);
@@ -162,28 +207,54 @@ export function flattenNested(fn: string, nested: Nested): { values: number[]; s
 }
 
 /**
- * Throw ValueError when a JS number (not a TypedArray element) given for an integer dtype
- * does not fit it, as NumPy 2 raises OverflowError for `np.asarray([300], dtype=np.int8)`:
- * NaN and ±Infinity never fit; a fraction truncates as a cast does. Data already in a
- * TypedArray are cast instead (they wrap, as NumPy's astype does).
+ * Throw ValueError when a JS number or BigInt (not a TypedArray element) given for an
+ * integer dtype does not fit it, as NumPy 2 raises OverflowError for
+ * `np.asarray([300], dtype=np.int8)`: NaN and ±Infinity never fit; a fraction truncates as a
+ * cast does. Data already in a TypedArray are cast instead (they wrap, as NumPy's astype does).
  * @example
  * checkNumbersFit('asarray', [1, 300], 'int8'); // ValueError: asarray: value 300 does not fit dtype 'int8'
  */
-export function checkNumbersFit(fn: string, values: ArrayLike<number>, dtype: DType): void {
+export function checkNumbersFit(
+  fn: string,
+  values: ArrayLike<number | bigint>,
+  dtype: DType,
+): void {
   const range = integerRange(dtype);
   if (range === undefined) return;
-  const [lo, hi] = range;
+  const [lo, hi] = isBigDType(dtype) ? bigIntRange(dtype) : range;
   for (let i = 0; i < values.length; i++) {
     const v = values[i]!;
-    // NaN fails both comparisons, so it is tested on its own
-    if (!(v > lo - 1 && v < hi + 1)) {
+    const fits =
+      typeof v === 'bigint' ? v >= lo && v <= hi : v > Number(lo) - 1 && v < Number(hi) + 1;
+    // NaN fails both comparisons, so it never fits; 2^63 as a double is past int64's max
+    if (!fits || (typeof v === 'number' && dtype === 'int64' && v >= 2 ** 63)) {
       throw new ValueError(`${fn}: value ${formatValue(v)} does not fit dtype '${dtype}'`);
     }
   }
 }
 
 /**
- * Build an NDArray from a TypedArray, flat numbers or nested arrays.
+ * Shared storage of dtype `dtype` for JS numbers and BigInts (nested input, flattened),
+ * each checked to fit an integer dtype first.
+ * @example
+ * valuesData('ndarray', [1n, 2], 'int64'); // BigInt64Array [1n, 2n]
+ */
+export function valuesData(fn: string, values: (number | bigint)[], dtype: DType): TypedArray {
+  checkNumbersFit(fn, values, dtype);
+  const out = allocate(dtype, values.length);
+  if (isBigIntArray(out)) {
+    for (let i = 0; i < values.length; i++) {
+      const v = values[i]!;
+      out[i] = typeof v === 'bigint' ? v : numberToBig(v);
+    }
+    return out;
+  }
+  const nums = values.map((v) => (typeof v === 'bigint' ? Number(v) : v));
+  return castInto(out, dtype, nums, 'number');
+}
+
+/**
+ * Build an NDArray from a TypedArray, flat numbers or nested arrays (BigInts give int64).
  * @example
  * const a = ndarray([1, 2, 3, 4], [2, 2], 'int32');
  * a.get(1, 0); // 3
@@ -209,8 +280,7 @@ export function ndarray(
   }
   const { values, shape: nestedShape } = flattenNested('ndarray', data);
   const dt = dtype === undefined ? inferDType(data) : checkDType('ndarray', dtype);
-  checkNumbersFit('ndarray', values, dt);
-  return new NDArray(castData(values, 'number', dt), shape ?? nestedShape, dt);
+  return new NDArray(valuesData('ndarray', values, dt), shape ?? nestedShape, dt);
 }
 
 /**
@@ -225,6 +295,7 @@ export function castNDArray(x: NDArray, dtype: DType): NDArray {
 function inferDType(data: Nested): DType {
   let probe: Nested = data;
   while (Array.isArray(probe)) probe = probe[0] as Nested;
+  if (typeof probe === 'bigint') return 'int64';
   return typeof probe === 'boolean' ? 'bool' : 'float64';
 }
 

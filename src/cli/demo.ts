@@ -69,11 +69,14 @@ export async function runDemo(opts: DemoOptions): Promise<Float64Array> {
     Math.max(...Array.from(a, (v) => Math.abs(v - target)));
   console.log(`  channel means within ${worst(m, 1).toExponential(2)} of 1`);
   console.log(`  channel stds within ${worst(s, 0.5).toExponential(2)} of 0.5`);
+  // float64 results: their elements are numbers
+  const peakValue = Number(peak.data[0]);
+  const traceValue = Number(traceMean.data[0]);
   console.log(
-    `  largest |sample|: ${peak.data[0]!.toFixed(3)}; mean of channel average: ${traceMean.data[0]!.toFixed(5)}`,
+    `  largest |sample|: ${peakValue.toFixed(3)}; mean of channel average: ${traceValue.toFixed(5)}`,
   );
   const tol = 10 / Math.sqrt(samples);
-  if (worst(m, 1) > tol || worst(s, 0.5) > tol || Math.abs(traceMean.data[0]! - 1) > tol) {
+  if (worst(m, 1) > tol || worst(s, 0.5) > tol || Math.abs(traceValue - 1) > tol) {
     throw new Error('demo: statistics are off — something computed wrong');
   }
   return m;

@@ -38,6 +38,16 @@ export type DeviceGlue = (spec: LayerSpec) => LayerSpec;
 
 let deviceGlue: DeviceGlue = (spec) => spec;
 
+/** Checks a layer's dtypes against what its kernel takes (installed by apply/dtype-gate.ts). */
+export type LayerCheck = (spec: LayerSpec) => void;
+
+let layerCheck: LayerCheck = () => {};
+
+/** Install the check every layer spec passes before it becomes a layer. */
+export function setLayerCheck(hook: LayerCheck): void {
+  layerCheck = hook;
+}
+
 /** Install the hook that places glue layers over device data. */
 export function setDeviceGlue(hook: DeviceGlue): void {
   deviceGlue = hook;
@@ -50,6 +60,7 @@ export function setDeviceGlue(hook: DeviceGlue): void {
  *   task: (b) => ({ kernel: 'ew', inputs: [[0, b]], params }) });
  */
 export function defineLayer(given: LayerSpec): Layer {
+  layerCheck(given);
   // the device of the first input not on the host (loops: this runs once per operation)
   let inherited: string | undefined;
   for (let i = 0; i < given.deps.length && inherited === undefined; i++)

@@ -1,23 +1,12 @@
 // The header of a NumPy .npy file (format versions 1–3): magic, version, and the Python
 // dict literal that gives the dtype, the memory order and the shape.
 
-import { type DType, itemsize } from '../array/dtype.ts';
+import type { DType } from '../array/dtype.ts';
 import { DTypeError, ValueError } from '../errors.ts';
-
-/**
- * The element type of a .npy file: a tessera dtype, or a 64-bit integer (NumPy's default
- * integer), which tessera reads by casting to a dtype it stores (`fromNpy`'s `dtype`).
- */
-export type NpyDType = DType | 'int64' | 'uint64';
-
-/** Bytes per element of a .npy file's element type. */
-export function npyItemsize(dtype: NpyDType): number {
-  return dtype === 'int64' || dtype === 'uint64' ? 8 : itemsize(dtype);
-}
 
 /** What a .npy header says about the array after it. */
 export interface NpyHeader {
-  readonly dtype: NpyDType;
+  readonly dtype: DType;
   readonly bigEndian: boolean;
   readonly fortran: boolean;
   readonly shape: number[];
@@ -28,7 +17,7 @@ export interface NpyHeader {
 const MAGIC = [0x93, 0x4e, 0x55, 0x4d, 0x50, 0x59]; // \x93NUMPY
 
 // NumPy type codes (kind + size) tessera stores; '|b1' is NumPy's bool.
-const CODES: Record<string, NpyDType> = {
+const CODES: Record<string, DType> = {
   f8: 'float64',
   f4: 'float32',
   f2: 'float16',

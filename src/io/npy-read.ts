@@ -6,8 +6,12 @@ import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { castInto } from '../array/cast.ts';
 import {
   allocate,
+  bigIntRange,
   type DType,
   integerRange,
+  isBigDType,
+  isBigIntArray,
+  itemsize,
   type TypedArray,
   typedArrayCtor,
 } from '../array/dtype.ts';
@@ -15,7 +19,6 @@ import { cStrides, NDArray, shapeSize } from '../array/ndarray.ts';
 import { permuteBlock } from '../backends/cpu-js/layout/layout.ts';
 import { ValueError } from '../errors.ts';
 import type { Chunk, Kernel } from '../kernels/types.ts';
-import { type NpyDType, npyItemsize } from './npy-header.ts';
 
 /** Params of 'npy-read': the region `start` + `count` of the array stored at `dataOffset`. */
 export interface NpyReadParams {
@@ -26,7 +29,7 @@ export interface NpyReadParams {
   /** The array's shape in file order (reversed for Fortran order). */
   readonly fileShape: readonly number[];
   /** The element type stored in the file. */
-  readonly fileDtype: NpyDType;
+  readonly fileDtype: DType;
   /** The dtype of the blocks: fileDtype, or what its values are cast to on read. */
   readonly dtype: DType;
   readonly bigEndian: boolean;
@@ -141,7 +144,7 @@ function readInto(
   out: TypedArray,
 ): void {
   const fileDtype = p.fileDtype;
-  const size = npyItemsize(fileDtype);
+  const size = itemsize(fileDtype);
   const same = fileDtype === p.dtype;
   const bytes = same
     ? new Uint8Array(out.buffer, out.byteOffset, out.byteLength)
@@ -157,18 +160,34 @@ function readInto(
   if (!same) castFromFile(p, fileDtype, bytes, out);
 }
 
+function doesNotFit(p: NpyReadParams, v: bigint, from: DType): ValueError {
+  return new ValueError(
+    `fromNpy: ${JSON.stringify(p.path)} holds ${v} (${from}), which does not fit dtype '${p.dtype}'; read it as 'float64' or a wider integer dtype`,
+  );
+}
+
 /**
  * Cast the file's values in `bytes` (little-endian, of `from`) into `out` (of `p.dtype`).
  * 64-bit integers go through exact BigInt range checks for integer targets, so a value
  * that does not fit raises instead of wrapping.
  */
-function castFromFile(p: NpyReadParams, from: NpyDType, bytes: Uint8Array, out: TypedArray): void {
+function castFromFile(p: NpyReadParams, from: DType, bytes: Uint8Array, out: TypedArray): void {
   const n = out.length;
-  if (from !== 'int64' && from !== 'uint64') {
+  if (!isBigDType(from)) {
     castInto(out, p.dtype, new (typedArrayCtor(from))(bytes.buffer), from);
     return;
   }
   const big = from === 'int64' ? new BigInt64Array(bytes.buffer) : new BigUint64Array(bytes.buffer);
+  if (isBigIntArray(out)) {
+    // int64 <-> uint64: copied exactly where the value fits
+    const [lo, hi] = bigIntRange(p.dtype as 'int64' | 'uint64');
+    for (let i = 0; i < n; i++) {
+      const v = big[i]!;
+      if (v < lo || v > hi) throw doesNotFit(p, v, from);
+      out[i] = v;
+    }
+    return;
+  }
   const range = integerRange(p.dtype);
   const values = new Float64Array(n);
   if (range !== undefined) {
@@ -176,11 +195,7 @@ function castFromFile(p: NpyReadParams, from: NpyDType, bytes: Uint8Array, out: 
     const hi = BigInt(range[1]);
     for (let i = 0; i < n; i++) {
       const v = big[i]!;
-      if (v < lo || v > hi) {
-        throw new ValueError(
-          `fromNpy: ${JSON.stringify(p.path)} holds ${v} (${from}), which does not fit dtype '${p.dtype}'; read it as 'float64' or a wider integer dtype`,
-        );
-      }
+      if (v < lo || v > hi) throw doesNotFit(p, v, from);
       values[i] = Number(v);
     }
   } else {

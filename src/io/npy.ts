@@ -5,19 +5,13 @@ import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { checkOptions } from '../array/check-options.ts';
 import { sourceArray } from '../array/creation.ts';
-import { checkDType, type DType } from '../array/dtype.ts';
+import { checkDType, type DType, itemsize } from '../array/dtype.ts';
 import type { LazyArray } from '../array/lazy-array.ts';
 import { shapeSize } from '../array/ndarray.ts';
 import type { ChunkSpec, Chunks } from '../chunking/types.ts';
-import { DTypeError, ValueError } from '../errors.ts';
+import { ValueError } from '../errors.ts';
 import { checkFilePath } from './check-path.ts';
-import {
-  NPY_PREAMBLE_BYTES,
-  type NpyHeader,
-  npyItemsize,
-  npyPreamble,
-  parseNpyHeader,
-} from './npy-header.ts';
+import { NPY_PREAMBLE_BYTES, type NpyHeader, npyPreamble, parseNpyHeader } from './npy-header.ts';
 import type { NpyReadParams } from './npy-read.ts';
 
 /** Options of `fromNpy`: the chunking of the array read from the file, and its dtype. */
@@ -25,11 +19,12 @@ export interface FromNpyOptions {
   /** Chunk spec (default 'auto': blocks of about config.chunkBytes). */
   chunks?: ChunkSpec | Chunks;
   /**
-   * Cast the file's values to this dtype as blocks are read (default: the file's dtype).
-   * Needed for int64 and uint64 files (NumPy's default integer, `np.save(np.arange(n))`),
-   * which tessera does not store: to an integer dtype every value must fit it (a block
-   * holding one that does not raises ValueError when read, never wraps); to a float dtype
-   * values round to nearest, exact for float64 up to 2^53. Other files cast as `astype`.
+   * Cast the file's values to this dtype as blocks are read (default: the file's dtype, so
+   * an int64 or uint64 file, NumPy's default integer from `np.save(np.arange(n))`, reads as
+   * int64 or uint64, exactly). From a 64-bit integer file to another integer dtype every
+   * value must fit it (a block holding one that does not raises ValueError when read, never
+   * wraps); to a float dtype values round to nearest, exact for float64 up to 2^53. Other
+   * files cast as `astype`.
    */
   dtype?: DType;
 }
@@ -65,7 +60,7 @@ export function readNpyHeader(path: string): NpyFileHeader {
       where,
     );
     const { size, mtimeMs } = fstatSync(fd);
-    const need = header.dataOffset + shapeSize(header.shape) * npyItemsize(header.dtype);
+    const need = header.dataOffset + shapeSize(header.shape) * itemsize(header.dtype);
     if (size < need) {
       throw new ValueError(
         `fromNpy: ${where} is truncated: ${size} bytes, its header needs ${need}`,
@@ -82,12 +77,13 @@ export function readNpyHeader(path: string): NpyFileHeader {
 /**
  * A lazy array over the .npy file at `path`: the header is read now (shape, dtype), every
  * block is read from the file by its own task, on whichever worker runs it. Little- and
- * big-endian, C- and Fortran-ordered files of the dtypes tessera stores are read, and
- * int64/uint64 files cast on read to the `dtype` asked for (see FromNpyOptions).
+ * big-endian, C- and Fortran-ordered files of the dtypes tessera stores are read (int64 and
+ * uint64 too, as BigInt storage), cast on read to the `dtype` asked for (see FromNpyOptions).
  * @example
  * const x = fromNpy('recording.npy', { chunks: [8, 2 ** 20] });
  * const means = await x.mean({ axis: 1 }).compute();
- * const idx = fromNpy('indices.npy', { dtype: 'int32' }); // saved by np.save(np.arange(n))
+ * const ids = fromNpy('ids.npy'); // saved by np.save(np.arange(n)): int64
+ * const idx = fromNpy('ids.npy', { dtype: 'int32' }); // cast on read, every value checked
  */
 export function fromNpy(path: string, npyOpts?: FromNpyOptions): LazyArray<true> {
   const opts = checkOptions('fromNpy', npyOpts);
@@ -95,12 +91,7 @@ export function fromNpy(path: string, npyOpts?: FromNpyOptions): LazyArray<true>
   const asked = opts.dtype === undefined ? undefined : checkDType('fromNpy', opts.dtype);
   const h = readNpyHeader(file);
   const fileDtype = h.dtype;
-  if (asked === undefined && (fileDtype === 'int64' || fileDtype === 'uint64')) {
-    throw new DTypeError(
-      `fromNpy: ${JSON.stringify(path)} holds ${fileDtype}, which tessera does not store; pass { dtype } to cast it on read: an integer dtype the values fit (e.g. 'int32', checked as blocks are read) or 'float64' (exact up to 2^53)`,
-    );
-  }
-  const dtype: DType = asked ?? (fileDtype as DType);
+  const dtype: DType = asked ?? fileDtype;
   const fileShape = h.fortran ? [...h.shape].reverse() : h.shape;
   return sourceArray(
     'fromNpy',

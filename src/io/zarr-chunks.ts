@@ -43,9 +43,22 @@ export async function chunkKeyEncoder(arr: AnyArray): Promise<ChunkKeyEncoder> {
 }
 
 /**
+ * A missing chunk of an int64 or uint64 array whose fill_value is null (Zarr v2 allows it):
+ * zeros, what zarrita gives other dtypes there (its own fill of a BigInt array with null
+ * throws).
+ */
+function zeroChunk(arr: AnyArray): Zarr.Chunk<Zarr.DataType> {
+  const shape = [...arr.chunks];
+  const n = shape.reduce((a, b) => a * b, 1);
+  const stride = shape.map((_, i) => shape.slice(i + 1).reduce((a, b) => a * b, 1));
+  const data = arr.dtype === 'int64' ? new BigInt64Array(n) : new BigUint64Array(n);
+  return { data, shape, stride } as Zarr.Chunk<Zarr.DataType>;
+}
+
+/**
  * `arr`, its chunk reads checked: a chunk that cannot be decoded, or whose decoded data is
  * not one element per cell of the chunk shape, throws ValueError naming its key. Missing
- * chunks still read as the fill value, as the spec says.
+ * chunks still read as the fill value, as the spec says (0 for a null one).
  * @example
  * const checked = await withCheckedChunks(zarr, arr, 'data.zarr');
  * await zarr.get(checked, null); // rejects on a truncated chunk file
@@ -59,12 +72,16 @@ export async function withCheckedChunks(
   const expected = arr.chunks.reduce((a, b) => a * b, 1);
   const describe = (coords: readonly number[]): string =>
     `fromZarr: chunk '${keyOf(coords)}' of array '${arr.path}' in ${where}`;
+  const nullBigFill = (arr.dtype === 'int64' || arr.dtype === 'uint64') && arr.fillValue == null;
   const extend = zarr.defineArrayExtension((inner) => ({
     async getChunk(coords, options, opts) {
       let chunk: Zarr.Chunk<Zarr.DataType>;
       try {
         chunk = await inner.getChunk(coords, options, opts);
       } catch (e) {
+        if (nullBigFill && (await arr.store.get(arr.resolve(keyOf(coords)).path)) === undefined) {
+          return zeroChunk(arr);
+        }
         throw new ValueError(`${describe(coords)} cannot be decoded: ${(e as Error).message}`, {
           cause: e,
         });

@@ -2,9 +2,17 @@
 // each worker opens an array once and reads or writes the region of its task.
 
 import type * as Zarr from 'zarrita';
-import { type DType, integerRange, type TypedArray, typedArrayCtor } from '../array/dtype.ts';
+import {
+  bigIntRange,
+  type DType,
+  integerRange,
+  isBigDType,
+  type TypedArray,
+  typedArrayCtor,
+} from '../array/dtype.ts';
 import { castNDArray, cStrides, NDArray, shapeSize } from '../array/ndarray.ts';
 import { gatherStrided } from '../backends/cpu-js/layout/layout.ts';
+import { fillSame } from '../backends/cpu-js/layout/storage.ts';
 import { ValueError } from '../errors.ts';
 import type { AsyncKernel, Chunk } from '../kernels/types.ts';
 import { withCheckedChunks } from './zarr-chunks.ts';
@@ -22,18 +30,15 @@ export interface ZarrArrayRef {
   readonly shape: readonly number[];
   readonly dtype: DType;
   /**
-   * The Zarr data type, when it is not `dtype`: values are cast on read (int64 and uint64,
-   * which tessera does not store, by exact range checks for integer dtypes).
+   * The Zarr data type, when it is not `dtype`: values are cast on read (int64 and uint64
+   * to another integer dtype by exact range checks).
    */
-  readonly castFrom?: ZarrCastFrom;
+  readonly castFrom?: DType;
   /** The Zarr chunk shape planned against (a rewritten array is opened afresh). */
   readonly chunks?: readonly number[];
   /** Set by toZarr: one per write, so no thread writes through metadata of an earlier one. */
   readonly writeId?: string;
 }
-
-/** The Zarr data types fromZarr casts from. */
-export type ZarrCastFrom = DType | 'int64' | 'uint64';
 
 /** Params of 'zarr-read' and 'zarr-write': an array and the region of the block. */
 export interface ZarrRegionParams {
@@ -111,24 +116,39 @@ function typedData(zarr: ZarrModule, data: unknown, dtype: DType): TypedArray {
   );
 }
 
+function doesNotFit(p: ZarrRegionParams, v: bigint): ValueError {
+  const { dtype, castFrom, path } = p.array;
+  return new ValueError(
+    `fromZarr: the array at ${JSON.stringify(path)} holds ${v} (${castFrom}), which does not fit dtype '${dtype}'; read it as 'float64' or a wider integer dtype`,
+  );
+}
+
 /**
  * 64-bit integers (BigInt elements, or one bigint for a 0-d read) as float64 values, each
  * checked to fit `dtype` when it is an integer dtype: a value that does not raises.
  */
 function bigValues(p: ZarrRegionParams, data: ArrayLike<bigint>): Float64Array {
-  const { dtype, castFrom, path } = p.array;
-  const range = integerRange(dtype);
+  const range = integerRange(p.array.dtype);
   const out = new Float64Array(data.length);
   const lo = range === undefined ? 0n : BigInt(range[0]);
   const hi = range === undefined ? 0n : BigInt(range[1]);
   for (let i = 0; i < data.length; i++) {
     const v = data[i]!;
-    if (range !== undefined && (v < lo || v > hi)) {
-      throw new ValueError(
-        `fromZarr: the array at ${JSON.stringify(path)} holds ${v} (${castFrom}), which does not fit dtype '${dtype}'; read it as 'float64' or a wider integer dtype`,
-      );
-    }
+    if (range !== undefined && (v < lo || v > hi)) throw doesNotFit(p, v);
     out[i] = Number(v);
+  }
+  return out;
+}
+
+/** int64 values as uint64 or the reverse, exactly, each checked to fit the target dtype. */
+function bigToBig(p: ZarrRegionParams, data: ArrayLike<bigint>): BigInt64Array | BigUint64Array {
+  const dtype = p.array.dtype as 'int64' | 'uint64';
+  const [lo, hi] = bigIntRange(dtype);
+  const out = dtype === 'int64' ? new BigInt64Array(data.length) : new BigUint64Array(data.length);
+  for (let i = 0; i < data.length; i++) {
+    const v = data[i]!;
+    if (v < lo || v > hi) throw doesNotFit(p, v);
+    out[i] = v;
   }
   return out;
 }
@@ -137,13 +157,17 @@ function bigValues(p: ZarrRegionParams, data: ArrayLike<bigint>): Float64Array {
 function castRead(zarr: ZarrModule, p: ZarrRegionParams, got: unknown): NDArray {
   const from = p.array.castFrom!;
   const { dtype } = p.array;
-  if (from === 'int64' || from === 'uint64') {
-    if (typeof got !== 'object' || got === null) {
-      return castNDArray(new NDArray(bigValues(p, [BigInt(got as bigint)]), [], 'float64'), dtype);
+  if (isBigDType(from)) {
+    const scalar = typeof got !== 'object' || got === null;
+    const data = scalar
+      ? [BigInt(got as bigint)]
+      : ((got as Zarr.Chunk<Zarr.DataType>).data as unknown as ArrayLike<bigint>);
+    const stride = scalar ? [] : (got as Zarr.Chunk<Zarr.DataType>).stride;
+    if (isBigDType(dtype)) {
+      return gatherStrided(bigToBig(p, data), 0, stride, [...p.count], dtype);
     }
-    const chunk = got as Zarr.Chunk<Zarr.DataType>;
-    const values = bigValues(p, chunk.data as unknown as ArrayLike<bigint>);
-    return castNDArray(gatherStrided(values, 0, chunk.stride, [...p.count], 'float64'), dtype);
+    const values = bigValues(p, data);
+    return castNDArray(gatherStrided(values, 0, stride, [...p.count], 'float64'), dtype);
   }
   if (typeof got !== 'object' || got === null) {
     const data = new (typedArrayCtor(from))(1);
@@ -169,9 +193,9 @@ export const zarrKernels: Record<string, AsyncKernel<never>> = {
     if (p.array.castFrom !== undefined) return castRead(zarr, p, got);
     const { dtype } = p.array;
     if (typeof got !== 'object' || got === null) {
-      // a 0-d read comes back as a scalar
+      // a 0-d read comes back as a scalar (a bigint for int64 and uint64)
       const data = new (typedArrayCtor(dtype))(1);
-      data[0] = Number(got);
+      fillSame(data, typeof got === 'bigint' ? got : Number(got));
       return gatherStrided(data, 0, [], [], dtype);
     }
     const chunk = got as Zarr.Chunk<Zarr.DataType>;

@@ -2,7 +2,7 @@
 // data type, and the `tessera` attribute that says whether every chunk was written.
 
 import type { DType } from '../array/dtype.ts';
-import { integerRange, kindOf } from '../array/dtype.ts';
+import { integerRange, isBigDType, kindOf } from '../array/dtype.ts';
 import { ValueError } from '../errors.ts';
 
 /** Zarr v3 codec metadata, as zarr.json holds it. */
@@ -21,7 +21,8 @@ export const TESSERA_ATTRIBUTE = 'tessera';
 
 /**
  * `value` as a Zarr v3 fill_value of `dtype`: a boolean for bool, an integer in range for
- * integers, a number or "NaN" / "Infinity" / "-Infinity" for floats (JSON has no NaN).
+ * integers (a safe integer, |v| < 2^53, for int64 and uint64), a number or "NaN" /
+ * "Infinity" / "-Infinity" for floats (JSON has no NaN).
  * @example
  * encodeFillValue(Number.NaN, 'float32'); // 'NaN'
  * encodeFillValue(0, 'bool'); // false
@@ -40,6 +41,14 @@ export function encodeFillValue(value: number | boolean, dtype: DType): number |
     if (Number.isNaN(value)) return 'NaN';
     if (value === Number.POSITIVE_INFINITY) return 'Infinity';
     if (value === Number.NEGATIVE_INFINITY) return '-Infinity';
+    return value;
+  }
+  if (isBigDType(dtype)) {
+    // JSON numbers past 2^53 would not read back as the same integer elsewhere
+    const lo = dtype === 'uint64' ? 0 : Number.MIN_SAFE_INTEGER;
+    if (!Number.isSafeInteger(value) || value < lo) {
+      throw bad(`an integer in ${lo}…${Number.MAX_SAFE_INTEGER}`);
+    }
     return value;
   }
   const [lo, hi] = integerRange(dtype)!;

@@ -22,7 +22,6 @@ import {
   loadZarr,
   openZarrStore,
   type ZarrArrayRef,
-  type ZarrCastFrom,
   type ZarrRegionParams,
   type ZarrStoreRef,
 } from './zarr-io.ts';
@@ -42,10 +41,10 @@ export interface FromZarrOptions {
   /** Chunk spec (default: the Zarr array's own chunks, so each task reads one Zarr chunk). */
   chunks?: ChunkSpec | Chunks;
   /**
-   * Cast the values to this dtype as blocks are read (default: the array's own dtype).
-   * Needed for int64 and uint64 arrays, which tessera does not store: to an integer dtype
-   * every value must fit (a block holding one that does not raises ValueError when read,
-   * never wraps); to a float dtype values round to nearest (float64: exact up to 2^53).
+   * Cast the values to this dtype as blocks are read (default: the array's own dtype, int64
+   * and uint64 included). From int64 or uint64 to another integer dtype every value must
+   * fit (a block holding one that does not raises ValueError when read, never wraps); to a
+   * float dtype values round to nearest (float64: exact up to 2^53).
    */
   dtype?: DType;
 }
@@ -71,9 +70,11 @@ export interface ToZarrOptions extends ComputeOptions {
 const DTYPES: Partial<Record<string, DType>> = {
   float64: 'float64',
   float32: 'float32',
+  int64: 'int64',
   int32: 'int32',
   int16: 'int16',
   int8: 'int8',
+  uint64: 'uint64',
   uint32: 'uint32',
   uint16: 'uint16',
   uint8: 'uint8',
@@ -95,7 +96,8 @@ const arrayPath = (path: string | undefined): string => (path ?? '/').replace(/^
  * @example
  * const volume = await fromZarr('scans/brain.zarr', { path: 'raw' });
  * const profile = await volume.mean({ axis: [1, 2] }).compute();
- * const labels = await fromZarr('scans/brain.zarr', { path: 'labels', dtype: 'int32' }); // int64 on disk
+ * const labels = await fromZarr('scans/brain.zarr', { path: 'labels' }); // int64 on disk: int64
+ * const small = await fromZarr('scans/brain.zarr', { path: 'labels', dtype: 'int32' }); // checked cast
  */
 export async function fromZarr(
   source: string,
@@ -121,19 +123,13 @@ export async function fromZarr(
     );
   }
   const asked = opts.dtype === undefined ? undefined : checkDType('fromZarr', opts.dtype);
-  const own: ZarrCastFrom | undefined =
-    arr.dtype === 'int64' || arr.dtype === 'uint64' ? arr.dtype : DTYPES[arr.dtype];
+  const own = DTYPES[arr.dtype];
   if (own === undefined) {
     throw new DTypeError(
       `fromZarr: ${JSON.stringify(source)} holds dtype '${arr.dtype}'; tessera reads float64, float32, int64, int32, int16, int8, uint64, uint32, uint16, uint8 and bool`,
     );
   }
-  if (asked === undefined && (own === 'int64' || own === 'uint64')) {
-    throw new DTypeError(
-      `fromZarr: ${JSON.stringify(source)} holds ${own}, which tessera does not store; pass { dtype } to cast it on read: an integer dtype the values fit (e.g. 'int32', checked as blocks are read) or 'float64' (exact up to 2^53)`,
-    );
-  }
-  const dtype: DType = asked ?? (own as DType);
+  const dtype: DType = asked ?? own;
   const shape = arr.shape;
   const chunks = normalizeChunks(opts.chunks ?? arr.chunks, shape, {
     dtype,

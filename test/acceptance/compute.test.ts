@@ -2,6 +2,7 @@
 // persist() is not recomputed, intermediates are released, kernel failures are TaskErrors.
 
 import { describe, expect, test } from 'vitest';
+import type { NumberArray } from '../../src/array/dtype.ts';
 import { fuseLayers } from '../../src/graph/fuse.ts';
 import { materializeTasks, runnableCount } from '../../src/graph/materialize.ts';
 import * as t from '../../src/index.ts';
@@ -42,7 +43,7 @@ describe('shared intermediates', () => {
     const [s, m, mx] = (await t.compute(y.sum(), y.mean({ axis: 0 }), y.max(), SYNC)) as NDArray[];
     expect(calls()).toBe(12);
     expect(s!.data[0]).toBe(3600);
-    expect(Array.from(m!.data)).toEqual(new Array(30).fill(3));
+    expect(Array.from(m!.data as NumberArray)).toEqual(new Array(30).fill(3));
     expect(mx!.data[0]).toBe(3);
   });
 

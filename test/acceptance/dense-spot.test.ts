@@ -3,6 +3,7 @@
 
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
+import type { NumberArray } from '../../src/array/dtype.ts';
 import type { Chunks } from '../../src/chunking/types.ts';
 import type { LazyArray, NDArray } from '../../src/index.ts';
 import * as t from '../../src/index.ts';
@@ -52,7 +53,7 @@ describe('random shapes and chunkings, 0-d and empty arrays included', () => {
         for (const r of [y, z, b]) expect(r.chunks).toEqual(x.chunks);
         expect([y.dtype, z.dtype, b.dtype]).toEqual(['float64', 'int16', 'bool']);
         const [ry, rz, rb] = (await t.compute(y, z, b, SYNC)) as NDArray[];
-        const d = Array.from(dense.data);
+        const d = Array.from(dense.data as NumberArray);
         expectArray(ry!, {
           dtype: 'float64',
           shape,
@@ -81,7 +82,7 @@ describe('random shapes and chunkings, 0-d and empty arrays included', () => {
         const ref = denseFrom(
           shape,
           'float32',
-          (idx) => at(dense, idx) + row.data[idx[idx.length - 1]!]!,
+          (idx) => at(dense, idx) + (row.data as NumberArray)[idx[idx.length - 1]!]!,
         );
         expectArray(out, ref);
       }),
@@ -135,7 +136,7 @@ describe('random shapes and chunkings, 0-d and empty arrays included', () => {
         const r = await s.compute(SYNC);
         expect(r.shape).toEqual([]);
         expect(r.data[0]).toBeCloseTo(
-          Array.from(dense.data).reduce((a, b) => a + b, 0),
+          Array.from(dense.data as NumberArray).reduce((a, b) => a + b, 0),
           9,
         );
       }),

@@ -2,6 +2,7 @@
 // the reduction tree, slicing culls to the blocks it needs, and names are deterministic.
 
 import { describe, expect, test } from 'vitest';
+import type { NumberArray } from '../../src/array/dtype.ts';
 import { fuseLayers } from '../../src/graph/fuse.ts';
 import { materializeTasks, runnableCount, type TaskTable } from '../../src/graph/materialize.ts';
 import type { LazyArray, NDArray } from '../../src/index.ts';
@@ -128,9 +129,13 @@ describe('deterministic names', () => {
     [
       'mapBlocks fn',
       (k: number) =>
-        t.mapBlocks(k === 1 ? (b: NDArray) => b : (b: NDArray) => b.data.map((v) => -v), x(), {
-          dtype: 'float64',
-        }),
+        t.mapBlocks(
+          k === 1 ? (b: NDArray) => b : (b: NDArray) => (b.data as NumberArray).map((v) => -v),
+          x(),
+          {
+            dtype: 'float64',
+          },
+        ),
       1,
       2,
     ],

@@ -3,6 +3,7 @@
 
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
+import type { NumberArray } from '../../src/array/dtype.ts';
 import { numBlocks } from '../../src/chunking/blocks.ts';
 import { rechunkGraphSize, rechunkTaskBytes } from '../../src/chunking/rechunk-plan.ts';
 import type { Chunks } from '../../src/chunking/types.ts';
@@ -93,10 +94,10 @@ describe('numerically stable std and var', () => {
         noise.add(1e8).var({ correction: 1 }),
         SYNC,
       )) as NDArray[];
-      const ref = refStd(n!.data);
-      expect(Math.abs(s!.data[0]! - ref) / ref).toBeLessThan(1e-6);
-      const refVar = refStd(n!.data, 1) ** 2;
-      expect(Math.abs(v!.data[0]! - refVar) / refVar).toBeLessThan(1e-6);
+      const ref = refStd(n!.data as NumberArray);
+      expect(Math.abs((s!.data as NumberArray)[0]! - ref) / ref).toBeLessThan(1e-6);
+      const refVar = refStd(n!.data as NumberArray, 1) ** 2;
+      expect(Math.abs((v!.data as NumberArray)[0]! - refVar) / refVar).toBeLessThan(1e-6);
     },
   );
 
@@ -104,8 +105,8 @@ describe('numerically stable std and var', () => {
     const noise = t.random.uniform([6, 30_000], { seed: 5, chunks: [4, 3000] });
     const [n, s] = (await t.compute(noise, noise.add(1e8).std({ axis: 1 }), SYNC)) as NDArray[];
     for (let r = 0; r < 6; r++) {
-      const ref = refStd(n!.data.subarray(r * 30_000, (r + 1) * 30_000));
-      expect(Math.abs(s!.data[r]! - ref) / ref).toBeLessThan(1e-6);
+      const ref = refStd((n!.data as NumberArray).subarray(r * 30_000, (r + 1) * 30_000));
+      expect(Math.abs((s!.data as NumberArray)[r]! - ref) / ref).toBeLessThan(1e-6);
     }
   });
 });
@@ -144,10 +145,10 @@ describe('argmin and argmax give global indices', () => {
     )) as NDArray[];
     expect(a!.data[0]).toBe(2);
     expect(b!.data[0]).toBe(5);
-    expect(Array.from(c!.data)).toEqual([2, 0, 1]);
+    expect(Array.from(c!.data as NumberArray)).toEqual([2, 0, 1]);
     expect(d!.shape).toEqual([1, 4]);
     // column 3 ties (0 at rows 1 and 2) across the row-block boundary: the first wins
-    expect(Array.from(d!.data)).toEqual([2, 1, 2, 1]);
+    expect(Array.from(d!.data as NumberArray)).toEqual([2, 1, 2, 1]);
   });
 });
 
@@ -186,7 +187,7 @@ describe('rechunk planning through the public rechunk', () => {
           prev = step.chunks;
         }
         const out = await y.compute(SYNC);
-        expect(Array.from(out.data)).toEqual(Array.from(dense.data));
+        expect(Array.from(out.data as NumberArray)).toEqual(Array.from(dense.data as NumberArray));
       }),
       { numRuns: 40 },
     );

@@ -2,6 +2,7 @@
 // assertions (tsconfig includes test/); vitest runs them as no-op calls.
 
 import { describe, expectTypeOf, test } from 'vitest';
+import type { NumberArray } from '../../src/array/dtype.ts';
 import {
   add,
   arange,
@@ -106,17 +107,19 @@ describe('persist() return types', () => {
 });
 
 describe('NDArray.item()', () => {
-  test('a number or a boolean', () => {
-    expectTypeOf<NDArray['item']>().returns.toEqualTypeOf<number | boolean>();
+  test('a number, a bigint (int64, uint64) or a boolean', () => {
+    expectTypeOf<NDArray['item']>().returns.toEqualTypeOf<number | bigint | boolean>();
   });
 });
 
 describe('lazyApply checks arguments and kwargs against the kernel', () => {
-  const two = (a: NDArray, b: NDArray) => a.data.map((v, i) => v + b.data[i]!);
-  const scaled = (a: NDArray, s: number) => a.data.map((v) => v * s);
-  const withKw = (a: NDArray, kw: { readonly n: number }) => a.data.map((v) => v + kw.n);
+  const two = (a: NDArray, b: NDArray) =>
+    (a.data as NumberArray).map((v, i) => v + (b.data as NumberArray)[i]!);
+  const scaled = (a: NDArray, s: number) => (a.data as NumberArray).map((v) => v * s);
+  const withKw = (a: NDArray, kw: { readonly n: number }) =>
+    (a.data as NumberArray).map((v) => v + kw.n);
   const optionalKw = (a: NDArray, kw?: { readonly n: number }) =>
-    a.data.map((v) => v + (kw?.n ?? 0));
+    (a.data as NumberArray).map((v) => v + (kw?.n ?? 0));
   const handles = defineKernels(import.meta.url, { two });
 
   test('matching calls type-check and give LazyArray', () => {

@@ -2,6 +2,7 @@
 // ops and reductions still work; ops that need the size point to computeChunkSizes.
 
 import { describe, expect, test } from 'vitest';
+import type { NumberArray } from '../../src/array/dtype.ts';
 import * as t from '../../src/index.ts';
 import { ChunkError, type LazyArray, type NDArray } from '../../src/index.ts';
 
@@ -15,7 +16,7 @@ const masked = (): LazyArray => {
   const a = x();
   return a.mask(a.greater(0));
 };
-const values = (r: NDArray): number[] => Array.from(r.data);
+const values = (r: NDArray): number[] => Array.from(r.data as NumberArray);
 
 describe('y = x.mask(x.greater(0))', () => {
   test('has shape [null], one unknown chunk per input block, and a known dtype', () => {

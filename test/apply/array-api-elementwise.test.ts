@@ -3,7 +3,7 @@
 // path, cpu-wasm's agreement with cpu-js, webgpu declining untranslated ops, and bad input.
 
 import { describe, expect, it } from 'vitest';
-import { typedArrayCtor } from '../../src/array/dtype.ts';
+import { type NumberArray, typedArrayCtor } from '../../src/array/dtype.ts';
 import type { LazyArray } from '../../src/array/lazy-array.ts';
 import { NDArray } from '../../src/array/ndarray.ts';
 import { webgpuCanRun } from '../../src/backends/webgpu/backend.ts';
@@ -32,7 +32,7 @@ const fns = tessera as unknown as Record<string, (...a: unknown[]) => LazyArray>
 
 function lazy(a: FixtureArray, r: () => number): LazyArray {
   const data = new (typedArrayCtor(a.dtype))(a.data.length);
-  data.set(a.data);
+  (data as NumberArray).set(a.data);
   return fromArray(new NDArray(data, a.shape, a.dtype), {
     chunks: a.shape.map((n) => randomAxisChunks(n, r)),
   });
@@ -88,11 +88,13 @@ describe('random shapes, dtypes and broadcasting (JS references)', () => {
       const a = fromArray(x, { chunks: shape.map((n) => randomAxisChunks(n, r)) });
       const got = await compute(fns[op]!(a), SYNC);
       const outD = op === 'trunc' ? d : d === 'float32' ? 'float32' : 'float64';
-      const want = Array.from(x.data, (v) => (outD === 'float32' ? Math.fround(f(v)) : f(v)));
+      const want = Array.from(x.data as NumberArray, (v) =>
+        outD === 'float32' ? Math.fround(f(v)) : f(v),
+      );
       expectArray(got, {
         dtype: outD,
         shape,
-        data: outD === d && op === 'trunc' ? Array.from(x.data, f) : want,
+        data: outD === d && op === 'trunc' ? Array.from(x.data as NumberArray, f) : want,
       });
     }
   });
@@ -110,7 +112,7 @@ describe('random shapes, dtypes and broadcasting (JS references)', () => {
     expectArray(withScalar, {
       dtype: 'float32',
       shape: [5, 1],
-      data: Array.from(x.data, (v) => Math.fround(Math.atan2(v, Math.fround(0.5)))),
+      data: Array.from(x.data as NumberArray, (v) => Math.fround(Math.atan2(v, Math.fround(0.5)))),
     });
   });
 
@@ -194,7 +196,7 @@ describe('fusion and backends', () => {
       ),
       SYNC,
     );
-    expect(Array.from(wasm.data)).toEqual(Array.from(js.data));
+    expect(Array.from(wasm.data as NumberArray)).toEqual(Array.from(js.data as NumberArray));
     expect(() => tessera.nextafter(x, 2, { backend: 'cpu-wasm' })).toThrow(/nextafter/);
   });
 

@@ -3,7 +3,7 @@
 // bad input (tagged errors naming the function, at graph-build time).
 
 import { describe, expect, it } from 'vitest';
-import { typedArrayCtor } from '../../src/array/dtype.ts';
+import { type NumberArray, typedArrayCtor } from '../../src/array/dtype.ts';
 import type { LazyArray } from '../../src/array/lazy-array.ts';
 import { NDArray } from '../../src/array/ndarray.ts';
 import * as t from '../../src/index.ts';
@@ -22,7 +22,7 @@ const SYNC = { scheduler: 'sync' } as const;
 
 function lazy(a: FixtureArray, r: () => number): LazyArray {
   const data = new (typedArrayCtor(a.dtype))(a.data.length);
-  data.set(a.data);
+  (data as NumberArray).set(a.data);
   return fromArray(new NDArray(data, a.shape, a.dtype), {
     chunks: a.shape.map((n) => randomAxisChunks(n, r)),
   });
@@ -135,7 +135,8 @@ describe('manipulation and linear algebra', () => {
     for (let i = 0; i < 3; i++) {
       for (let j = 0; j < 4; j++) {
         let s = 0;
-        for (let k = 0; k < 5; k++) s += a.data[(i * 4 + j) * 5 + k]! * b.data[j * 5 + k]!;
+        for (let k = 0; k < 5; k++)
+          s += (a.data as NumberArray)[(i * 4 + j) * 5 + k]! * (b.data as NumberArray)[j * 5 + k]!;
         want.push(s);
       }
     }

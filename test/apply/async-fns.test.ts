@@ -4,6 +4,7 @@
 // with a message that says to declare it async.
 
 import { afterAll, describe, expect, test } from 'vitest';
+import type { NumberArray } from '../../src/array/dtype.ts';
 import type { NDArray } from '../../src/array/ndarray.ts';
 import { isTesseraError, KernelError, type TaskError } from '../../src/errors.ts';
 import { fuseLayers } from '../../src/graph/fuse.ts';
@@ -20,13 +21,13 @@ const x = () => fromArray(ref, { chunks: [5, 4] });
 const dense = (f: (v: number) => number) => ({
   dtype: 'float64' as const,
   shape: ref.shape,
-  data: ref.data.map(f),
+  data: (ref.data as NumberArray).map(f),
 });
 
 // Self-contained, so worker threads and processes get them by source.
 const plusOneLater = async (b: NDArray) => {
   await new Promise((r) => setTimeout(r, 1));
-  return b.data.map((v) => v + 1);
+  return (b.data as NumberArray).map((v) => v + 1);
 };
 const sortRowsLater = async (a: NDArray) => {
   await new Promise((r) => setTimeout(r, 1));

@@ -5,6 +5,7 @@ import fc from 'fast-check';
 import { afterAll, describe, expect, test } from 'vitest';
 import { blockwise } from '../../src/apply/blockwise.ts';
 import { compute } from '../../src/array/compute.ts';
+import type { NumberArray } from '../../src/array/dtype.ts';
 import { fromArray } from '../../src/array/from-array.ts';
 import { NDArray } from '../../src/array/ndarray.ts';
 import type { BlockInfo } from '../../src/backends/cpu-js/apply/blockwise.ts';
@@ -19,7 +20,8 @@ import { arbShapeAndChunks, at, expectArray, randomDense } from '../helpers/refe
 function transpose2d(b: NDArray): Float64Array {
   const [r, c] = b.shape as [number, number];
   const out = new Float64Array(r * c);
-  for (let i = 0; i < r; i++) for (let j = 0; j < c; j++) out[j * r + i] = b.data[i * c + j]!;
+  for (let i = 0; i < r; i++)
+    for (let j = 0; j < c; j++) out[j * r + i] = (b.data as NumberArray)[i * c + j]!;
   return out;
 }
 
@@ -27,7 +29,8 @@ function addBlocks(a: NDArray, b: NDArray): Float64Array {
   // b may be broadcast along axis 0 (a single row)
   const out = new Float64Array(a.size);
   const n = b.size;
-  for (let i = 0; i < a.size; i++) out[i] = a.data[i]! + b.data[i % n]!;
+  for (let i = 0; i < a.size; i++)
+    out[i] = (a.data as NumberArray)[i]! + (b.data as NumberArray)[i % n]!;
   return out;
 }
 
@@ -37,7 +40,8 @@ function rowSumsOfList(blocks: NDArray[]): Float64Array {
   const out = new Float64Array(rows);
   for (const b of blocks) {
     const c = b.shape[1]!;
-    for (let i = 0; i < rows; i++) for (let j = 0; j < c; j++) out[i]! += b.data[i * c + j]!;
+    for (let i = 0; i < rows; i++)
+      for (let j = 0; j < c; j++) out[i]! += (b.data as NumberArray)[i * c + j]!;
   }
   return out;
 }
@@ -46,7 +50,8 @@ function rowSumsOfList(blocks: NDArray[]): Float64Array {
 function rowSums(b: NDArray): Float64Array {
   const [r, c] = b.shape as [number, number];
   const out = new Float64Array(r);
-  for (let i = 0; i < r; i++) for (let j = 0; j < c; j++) out[i]! += b.data[i * c + j]!;
+  for (let i = 0; i < r; i++)
+    for (let j = 0; j < c; j++) out[i]! += (b.data as NumberArray)[i * c + j]!;
   return out;
 }
 
@@ -56,32 +61,35 @@ function naiveMatmul(a: NDArray, b: NDArray): Float64Array {
   const out = new Float64Array(m * n);
   for (let i = 0; i < m; i++)
     for (let p = 0; p < k; p++)
-      for (let j = 0; j < n; j++) out[i * n + j]! += a.data[i * k + p]! * b.data[p * n + j]!;
+      for (let j = 0; j < n; j++)
+        out[i * n + j]! +=
+          (a.data as NumberArray)[i * k + p]! * (b.data as NumberArray)[p * n + j]!;
   return out;
 }
 
 /** Repeat a 1-d block `reps` times along a new last axis. */
 function repeatLast(b: NDArray, reps: number): Float64Array {
   const out = new Float64Array(b.size * reps);
-  for (let i = 0; i < b.size; i++) for (let r = 0; r < reps; r++) out[i * reps + r] = b.data[i]!;
+  for (let i = 0; i < b.size; i++)
+    for (let r = 0; r < reps; r++) out[i * reps + r] = (b.data as NumberArray)[i]!;
   return out;
 }
 
 /** Each element twice along axis 0 of a 1-d block. */
 function doubleUp(b: NDArray): Float64Array {
   const out = new Float64Array(2 * b.size);
-  for (let i = 0; i < b.size; i++) out[2 * i] = out[2 * i + 1] = b.data[i]!;
+  for (let i = 0; i < b.size; i++) out[2 * i] = out[2 * i + 1] = (b.data as NumberArray)[i]!;
   return out;
 }
 
 function firstOf(b: NDArray): number {
-  return b.data[0]!;
+  return (b.data as NumberArray)[0]!;
 }
 
 /** scale * x + offset, with `offset` passed as a plain value and `scale` as kwargs. */
 function affine(b: NDArray, offset: number, kw: { scale: number }, info: BlockInfo): Float64Array {
   const out = new Float64Array(b.size);
-  for (let i = 0; i < b.size; i++) out[i] = kw.scale * b.data[i]! + offset;
+  for (let i = 0; i < b.size; i++) out[i] = kw.scale * (b.data as NumberArray)[i]! + offset;
   if (info.chunkShape[0] !== b.shape[0]) throw new Error('blockInfo out of place');
   return out;
 }
@@ -125,7 +133,10 @@ describe('blockwise', () => {
       [2, 1, 3],
       [3, 1, 4],
     ]);
-    expectArray(await compute(z), { shape: [6, 8], data: a.data.map((v, i) => v + b.data[i]!) });
+    expectArray(await compute(z), {
+      shape: [6, 8],
+      data: (a.data as NumberArray).map((v, i) => v + (b.data as NumberArray)[i]!),
+    });
     const w = blockwise(addBlocks, 'ij', x, 'ij', fromArray(row, { chunks: [1, 4] }), 'ij', {
       dtype: 'float64',
     });
@@ -135,7 +146,7 @@ describe('blockwise', () => {
     ]);
     expectArray(await compute(w), {
       shape: [6, 8],
-      data: a.data.map((v, i) => v + row.data[i % 8]!),
+      data: (a.data as NumberArray).map((v, i) => v + (row.data as NumberArray)[i % 8]!),
     });
   });
 
@@ -198,7 +209,8 @@ describe('blockwise', () => {
       adjustChunks: { i: spec },
     });
     expect(y.chunks).toEqual([want]);
-    const dense = fn === firstOf ? [a.data[0]!, a.data[3]!, a.data[6]!] : doubleUp(a);
+    const ad = a.data as NumberArray;
+    const dense = fn === firstOf ? [ad[0]!, ad[3]!, ad[6]!] : doubleUp(a);
     expectArray(await compute(y), { shape: [want.reduce((s, v) => s + v, 0)], data: dense });
   });
 
@@ -212,7 +224,7 @@ describe('blockwise', () => {
     expectArray(await compute(y), {
       dtype: 'float32',
       shape: [5],
-      data: Float32Array.from(a.data, (v) => 3 * v + 10),
+      data: Float32Array.from(a.data as NumberArray, (v) => 3 * v + 10),
     });
   });
 
@@ -228,7 +240,7 @@ describe('blockwise', () => {
     const [gotT, gotA] = await compute(t, aff, { scheduler: 'threads', workers: 2 });
     expectArray(gotT!, denseTranspose(a, [1, 0]));
     const rows = Array.from({ length: 6 }, (_, i) =>
-      Array.from(a.data.slice(i * 5, i * 5 + 5)).reduce((p, v) => p + v, 0),
+      Array.from((a.data as NumberArray).slice(i * 5, i * 5 + 5)).reduce((p, v) => p + v, 0),
     );
     expectArray(gotA!, { shape: [6], data: rows.map((v) => 2 * v + 1) }, 1e-12);
   });
@@ -237,7 +249,7 @@ describe('blockwise', () => {
     const k = 4;
     const a = randomDense([6], 'float64', 10);
     const y = blockwise(
-      (b: NDArray) => b.data.map((v) => v * k),
+      (b: NDArray) => (b.data as NumberArray).map((v) => v * k),
       'i',
       fromArray(a, { chunks: 4 }),
       'i',
@@ -246,7 +258,7 @@ describe('blockwise', () => {
         inline: true,
       },
     );
-    expectArray(await compute(y), { shape: [6], data: a.data.map((v) => v * k) });
+    expectArray(await compute(y), { shape: [6], data: (a.data as NumberArray).map((v) => v * k) });
   });
 
   test('one task per output block; names are deterministic and carry the kernel name', () => {
@@ -356,9 +368,15 @@ describe('blockwise', () => {
       'a closure',
       () => {
         const k = 2;
-        return blockwise((b: NDArray) => b.data.map((v) => v * k), 'i', randomDense([4]), 'i', {
-          dtype: 'float64',
-        });
+        return blockwise(
+          (b: NDArray) => (b.data as NumberArray).map((v) => v * k),
+          'i',
+          randomDense([4]),
+          'i',
+          {
+            dtype: 'float64',
+          },
+        );
       },
       'KernelError',
       ["'k'"],

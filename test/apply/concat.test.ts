@@ -5,7 +5,7 @@ import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { concat, stack } from '../../src/apply/concat.ts';
 import { compute } from '../../src/array/compute.ts';
-import type { DType } from '../../src/array/dtype.ts';
+import type { DType, NumberArray } from '../../src/array/dtype.ts';
 import { fromArray } from '../../src/array/from-array.ts';
 import type { LazyArray } from '../../src/array/lazy-array.ts';
 import { NDArray } from '../../src/array/ndarray.ts';
@@ -169,7 +169,7 @@ describe('stack', () => {
     expectArray(await compute(y), {
       dtype: 'float32',
       shape: [2, 2],
-      data: [...a.data, ...b.data],
+      data: [...(a.data as NumberArray), ...(b.data as NumberArray)],
     });
   });
 

@@ -1,7 +1,7 @@
 // Dense references for contractions: a naive einsum over every index combination and a
 // naive batched matmul with NumPy's 1-d promotion and batch broadcasting.
 
-import { type DType, typedArrayCtor } from '../../src/array/dtype.ts';
+import { type DType, type NumberArray, typedArrayCtor } from '../../src/array/dtype.ts';
 import { cStrides, NDArray, shapeSize } from '../../src/array/ndarray.ts';
 
 function store(values: Float64Array, shape: readonly number[], dtype: DType): NDArray {
@@ -37,7 +37,7 @@ export function denseEinsum(
         [...t].forEach((l, ax) => {
           off += idx.get(l)! * st[i]![ax]!;
         });
-        prod *= xs[i]!.data[off]!;
+        prod *= (xs[i]!.data as NumberArray)[off]!;
       });
       let o = 0;
       [...out].forEach((l, ax) => {
@@ -88,7 +88,8 @@ export function denseMatmul(a: NDArray, b: NDArray, dtype: DType): NDArray {
     for (let i = 0; i < m; i++)
       for (let j = 0; j < n; j++) {
         let s = 0;
-        for (let p = 0; p < k; p++) s += A.data[oa + i * k + p]! * B.data[ob + p * n + j]!;
+        for (let p = 0; p < k; p++)
+          s += (A.data as NumberArray)[oa + i * k + p]! * (B.data as NumberArray)[ob + p * n + j]!;
         acc[t * m * n + i * n + j] = s;
       }
   }

@@ -4,6 +4,7 @@
 import { afterAll, describe, expect, test } from 'vitest';
 import { average } from '../../src/apply/average.ts';
 import { corrcoef, cov } from '../../src/apply/covariance.ts';
+import type { NumberArray } from '../../src/array/dtype.ts';
 import { materializeTasks } from '../../src/graph/materialize.ts';
 import { compute, fromArray, ndarray, shutdown } from '../../src/index.ts';
 import { expectThrow } from '../helpers/expect-throw.ts';
@@ -102,7 +103,8 @@ describe('average', () => {
       const x = fromArray(dense, { chunks: shape.map((n) => randomAxisChunks(n, r)) });
       const w1 = Array.from({ length: shape[axis]! }, (_, i) => 1 + ((i * 3) % 5));
       const wFull = randomDense(shape, 'float64', 40 + k);
-      for (let i = 0; i < wFull.data.length; i++) wFull.data[i] = Math.abs(wFull.data[i]!) + 0.5;
+      for (let i = 0; i < wFull.data.length; i++)
+        (wFull.data as NumberArray)[i] = Math.abs((wFull.data as NumberArray)[i]!) + 0.5;
       const [avg, scl] = average(x, { axis, weights: w1, returned: true });
       const full = average(x, { axis, weights: fromArray(wFull, { chunks: 2 }) });
       const got = await compute(avg, scl, full, SYNC);
@@ -145,8 +147,8 @@ describe('average', () => {
     );
     const [a, n] = average(x, { axis: 0, returned: true });
     const [ga, gn] = await compute(a, n, SYNC);
-    expect(Array.from(ga!.data)).toEqual([2, 3.5]);
-    expect(Array.from(gn!.data)).toEqual([2, 2]);
+    expect(Array.from(ga!.data as NumberArray)).toEqual([2, 3.5]);
+    expect(Array.from(gn!.data as NumberArray)).toEqual([2, 2]);
     expect((await compute(average(x, { keepdims: true }), SYNC)).shape).toEqual([1, 1]);
   });
 });

@@ -4,7 +4,7 @@
 import { describe, expect, test } from 'vitest';
 import { cumsum } from '../../src/apply/cumsum.ts';
 import { compute } from '../../src/array/compute.ts';
-import { type DType, typedArrayCtor } from '../../src/array/dtype.ts';
+import { type DType, type NumberArray, typedArrayCtor } from '../../src/array/dtype.ts';
 import { fromArray } from '../../src/array/from-array.ts';
 import { NDArray } from '../../src/array/ndarray.ts';
 import { isTesseraError } from '../../src/errors.ts';
@@ -32,7 +32,7 @@ function denseCumsum(x: NDArray, axis: number, dtype: DType): NDArray {
       let acc = 0;
       for (let k = 0; k < n; k++) {
         const at = (i * n + k) * post + q;
-        acc += cast(x.data[at]!);
+        acc += cast((x.data as NumberArray)[at]!);
         out[at] = acc;
       }
     }

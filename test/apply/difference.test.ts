@@ -4,6 +4,7 @@
 
 import fc from 'fast-check';
 import { afterAll, describe, expect, test, vi } from 'vitest';
+import type { NumberArray, TypedArray } from '../../src/array/dtype.ts';
 import { cStrides, shapeSize } from '../../src/array/ndarray.ts';
 import { materializeTasks, unravel } from '../../src/graph/materialize.ts';
 import { compute, diff, fromArray, gradient, type NDArray, shutdown } from '../../src/index.ts';
@@ -13,7 +14,7 @@ import { arbShapeAndChunks, expectArray, randomDense, withChunks } from '../help
 afterAll(() => shutdown());
 const SYNC = { scheduler: 'sync' } as const;
 
-type Dense = { shape: number[]; data: ArrayLike<number> };
+type Dense = { shape: number[]; data: ArrayLike<number> | TypedArray };
 
 /** out[..., i, ...] = f(line, i) along `axis`, for an output of length m along it. */
 function alongAxis(
@@ -28,7 +29,7 @@ function alongAxis(
   for (let o = 0; o < data.length; o++) {
     const idx = unravel(o, shape);
     const get = (i: number) =>
-      x.data[idx.reduce((s, v, ax) => s + (ax === axis ? i : v) * st[ax]!, 0)]!;
+      x.data[idx.reduce((s, v, ax) => s + (ax === axis ? i : v) * st[ax]!, 0)] as number;
     data[o] = f(get, idx[axis]!);
   }
   return { shape, data };
@@ -80,11 +81,11 @@ describe('diff', () => {
     const u = await compute(diff(x), SYNC);
     expect(u.dtype).toBe('uint8');
     expect(u.shape).toEqual([2, 2]);
-    expect(Array.from(u.data)).toEqual([4, 253, 9, 251]);
+    expect(Array.from(u.data as NumberArray)).toEqual([4, 253, 9, 251]);
     const b = fromArray(new Uint8Array([1, 1, 0, 1, 1]), { chunks: 2, dtype: 'bool' });
     const db = await compute(diff(b), SYNC);
     expect(db.dtype).toBe('bool');
-    expect(Array.from(db.data)).toEqual([0, 1, 1, 0]);
+    expect(Array.from(db.data as NumberArray)).toEqual([0, 1, 1, 0]);
   });
 
   test('n at least the axis length gives an empty axis; n = 0 is x', async () => {
@@ -144,7 +145,7 @@ describe('gradient', () => {
     const f = fromArray(new Float32Array([1, 2.5, 4, 8]), { chunks: 1 });
     const gf = await compute(gradient(f, { axis: -1 }), SYNC);
     expect(gf.dtype).toBe('float32');
-    expect(Array.from(gf.data)).toEqual([1.5, 1.5, 2.75, 4]);
+    expect(Array.from(gf.data as NumberArray)).toEqual([1.5, 1.5, 2.75, 4]);
   });
 
   test.each([

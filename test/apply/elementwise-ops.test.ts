@@ -6,7 +6,13 @@ import type { Operand } from '../../src/apply/elementwise.ts';
 import * as arith from '../../src/apply/elementwise-arith.ts';
 import * as logic from '../../src/apply/elementwise-logic.ts';
 import { compute } from '../../src/array/compute.ts';
-import { type DType, isFloat, resultType } from '../../src/array/dtype.ts';
+import {
+  type DType,
+  isFloat,
+  type NumberArray,
+  resultType,
+  type TypedArray,
+} from '../../src/array/dtype.ts';
 import { fromArray } from '../../src/array/from-array.ts';
 import type { LazyArray } from '../../src/array/lazy-array.ts';
 import { NDArray } from '../../src/array/ndarray.ts';
@@ -66,7 +72,7 @@ function expectedDtype(op: string, types: (DType | number)[]): DType {
 const rejectsBool = (op: string, d: DType): boolean =>
   d === 'bool' && ['subtract', 'negative', 'sign'].includes(op);
 
-type Dense = { shape: number[]; data: ArrayLike<number>; dtype: DType };
+type Dense = { shape: number[]; data: ArrayLike<number> | TypedArray; dtype: DType };
 type Arg = { dense: Dense; lazy: Operand } | { scalar: number };
 
 /** Expected result of `op` over args, as NumPy computes it. */
@@ -110,7 +116,8 @@ function arrayArg(
   const dense = randomDense(shape, dtype, seed);
   // integer powers need small non-negative exponents; 0 keeps division by zero covered
   if (op === 'pow' && seed % 2 === 0 && !isFloat(dtype)) {
-    for (let i = 0; i < dense.data.length; i++) dense.data[i] = Math.abs(dense.data[i]!) % 4;
+    for (let i = 0; i < dense.data.length; i++)
+      (dense.data as NumberArray)[i] = Math.abs((dense.data as NumberArray)[i]!) % 4;
   }
   return { dense, lazy: fromArray(dense, { chunks }) };
 }

@@ -1,7 +1,7 @@
 // Dense references for elementwise tests: NumPy semantics per element, written independently
 // of the kernel (integers through BigInt, half-even rounding by floor), plus n-d broadcasting.
 
-import { type DType, kindOf } from '../../src/array/dtype.ts';
+import { type DType, kindOf, type TypedArray } from '../../src/array/dtype.ts';
 import { cStrides, shapeSize } from '../../src/array/ndarray.ts';
 
 const BITS: Partial<Record<DType, number>> = {
@@ -133,7 +133,7 @@ export function refElement(op: string, d: DType, args: readonly number[]): numbe
 
 /** Dense n-d broadcasting of `f` over arrays (shape + data), right-aligned. */
 export function broadcastRef(
-  arrays: readonly { shape: readonly number[]; data: ArrayLike<number> }[],
+  arrays: readonly { shape: readonly number[]; data: ArrayLike<number> | TypedArray }[],
   f: (...v: number[]) => number,
 ): { shape: number[]; data: number[] } {
   let nd = 0;
@@ -157,7 +157,7 @@ export function broadcastRef(
         const ax = nd - a.shape.length + i;
         off += (n === 1 ? 0 : idx[ax]!) * st[i]!;
       });
-      return a.data[off]!;
+      return a.data[off] as number;
     });
     data.push(f(...vals));
   }

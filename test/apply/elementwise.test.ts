@@ -14,7 +14,7 @@ import {
 } from '../../src/apply/elementwise-arith.ts';
 import { astype, clip, equal, less, where } from '../../src/apply/elementwise-logic.ts';
 import { compute } from '../../src/array/compute.ts';
-import type { DType } from '../../src/array/dtype.ts';
+import type { DType, NumberArray } from '../../src/array/dtype.ts';
 import { fromArray } from '../../src/array/from-array.ts';
 import { LazyArray } from '../../src/array/lazy-array.ts';
 import { ndarray } from '../../src/array/ndarray.ts';
@@ -311,7 +311,7 @@ describe('fusion', () => {
     const fused = await compute(z);
     const plain = await compute(z, { optimize: false });
     expect(fused.dtype).toBe(plain.dtype);
-    expect(Array.from(fused.data)).toEqual(Array.from(plain.data));
+    expect(Array.from(fused.data as NumberArray)).toEqual(Array.from(plain.data as NumberArray));
   });
 });
 

@@ -2,6 +2,7 @@
 // the functional API (same values, one fused task per block) and a dense JS reference.
 
 import { afterAll, describe, expect, test } from 'vitest';
+import type { NumberArray } from '../../src/array/dtype.ts';
 import { fuseLayers } from '../../src/graph/fuse.ts';
 import { materializeTasks, runnableCount } from '../../src/graph/materialize.ts';
 import { compute, elementwise, fromArray, shutdown, ValueError, where } from '../../src/index.ts';
@@ -47,7 +48,10 @@ describe('values', () => {
     const [xs, ys] = await compute(x, y, SYNC);
     expect(out.shape).toEqual([20, 10]);
     for (let i = 0; i < out.data.length; i++) {
-      expect(out.data[i]).toBeCloseTo(f(xs!.data[i]!, ys!.data[i]!), 12);
+      expect(out.data[i]).toBeCloseTo(
+        f((xs!.data as NumberArray)[i]!, (ys!.data as NumberArray)[i]!),
+        12,
+      );
     }
   });
 
@@ -56,7 +60,7 @@ describe('values', () => {
     const b = where(x.greater(0), x.mul(2), y);
     expect(a.name).toBe(b.name);
     const [p, q] = await compute(a, b, SYNC);
-    expect(Array.from(p!.data)).toEqual(Array.from(q!.data));
+    expect(Array.from(p!.data as NumberArray)).toEqual(Array.from(q!.data as NumberArray));
     const tasks = (l: typeof a) => runnableCount(materializeTasks(fuseLayers([l.layer])));
     expect(tasks(a)).toBe(tasks(b));
     // one fused task per output block (the sources' slices fold into it)
@@ -78,7 +82,8 @@ describe('values', () => {
     const row = fromArray([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
     const out = await compute(elementwise('x + r', { inputs: { x, r: row } }), SYNC);
     const xs = await compute(x, SYNC);
-    for (let i = 0; i < out.data.length; i++) expect(out.data[i]).toBe(xs.data[i]! + (i % 10) + 1);
+    for (let i = 0; i < out.data.length; i++)
+      expect(out.data[i]).toBe((xs.data as NumberArray)[i]! + (i % 10) + 1);
   });
 });
 

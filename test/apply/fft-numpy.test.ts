@@ -3,6 +3,7 @@
 
 import { readFileSync } from 'node:fs';
 import { afterAll, describe, expect, test } from 'vitest';
+import type { NumberArray } from '../../src/array/dtype.ts';
 import { NDArray, shapeSize } from '../../src/array/ndarray.ts';
 import { materializeTasks } from '../../src/graph/materialize.ts';
 import { fft, fromArray, type LazyArray, shutdown, zeros } from '../../src/index.ts';
@@ -88,7 +89,7 @@ describe('fft dtypes and round trips on random chunkings', () => {
 
   test('float32 input gives float32 pairs within float32 precision', async () => {
     const d = data([3, 20], 5, false);
-    const x = fromArray(new NDArray(Float32Array.from(d.data), [3, 20], 'float32'), {
+    const x = fromArray(new NDArray(Float32Array.from(d.data as NumberArray), [3, 20], 'float32'), {
       chunks: [1, 7],
     });
     const [y, ref] = [await fft.rfft(x).compute(SYNC), await fft.rfft(fromArray(d)).compute(SYNC)];
@@ -106,8 +107,8 @@ describe('fft dtypes and round trips on random chunkings', () => {
     const r = rng(shape.length);
     const x = fromArray(d, { chunks: d.shape.map((n) => randomAxisChunks(n, r)) });
     const back = await fft.ifft(fft.fft(x, { axis }), { axis }).compute(SYNC);
-    const re = back.data.filter((_, i) => i % 2 === 0);
-    const im = back.data.filter((_, i) => i % 2 === 1);
+    const re = (back.data as NumberArray).filter((_, i) => i % 2 === 0);
+    const im = (back.data as NumberArray).filter((_, i) => i % 2 === 1);
     expectArray(new NDArray(Float64Array.from(re), d.shape, 'float64'), d, 1e-12);
     expect(Math.max(...im.map(Math.abs))).toBeLessThan(1e-12);
     const n = d.shape.at(axis)!;
@@ -131,7 +132,8 @@ describe('fft of long axes (four-step, mixed radix, Bluestein) against closed fo
       want[10] = n / 2;
       want[2 * (n - 5)] = n / 2;
       let worst = 0;
-      for (let i = 0; i < 2 * n; i++) worst = Math.max(worst, Math.abs(y.data[i]! - want[i]!));
+      for (let i = 0; i < 2 * n; i++)
+        worst = Math.max(worst, Math.abs((y.data as NumberArray)[i]! - want[i]!));
       expect(worst).toBeLessThan(1e-8);
     },
   );
@@ -164,7 +166,7 @@ describe('fftshift of complex pairs', () => {
     const back = await fft
       .ifftshift(fft.fftshift(z, { complexInput: true }), { complexInput: true })
       .compute(SYNC);
-    expect(Array.from(back.data)).toEqual(Array.from(whole.data));
+    expect(Array.from(back.data as NumberArray)).toEqual(Array.from(whole.data as NumberArray));
   });
 });
 

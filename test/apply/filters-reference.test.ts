@@ -3,7 +3,7 @@
 // dtypes, with NaN and infinities: the chunked result must not depend on the chunking.
 
 import { afterAll, beforeAll, describe, test, vi } from 'vitest';
-import { type DType, typedArrayCtor } from '../../src/array/dtype.ts';
+import { type DType, type NumberArray, typedArrayCtor } from '../../src/array/dtype.ts';
 import { cStrides, NDArray, shapeSize } from '../../src/array/ndarray.ts';
 import { compute, type FilterMode, fromArray, gaussianFilter, shutdown } from '../../src/index.ts';
 import { expectArray, randomAxisChunks, rng } from '../helpers/reference.ts';
@@ -46,10 +46,10 @@ function referenceGaussian(x: NDArray, sigma: number, mode: FilterMode, cval: nu
   const w = weights(sigma);
   const r = (w.length - 1) / 2;
   const st = cStrides(x.shape);
-  let cur = x.data;
+  let cur = x.data as NumberArray;
   for (let ax = 0; ax < x.shape.length; ax++) {
     const n = x.shape[ax]!;
-    const out = new (typedArrayCtor(x.dtype))(cur.length);
+    const out = new (typedArrayCtor(x.dtype))(cur.length) as NumberArray;
     for (let o = 0; o < cur.length; o++) {
       const i = Math.floor(o / st[ax]!) % n;
       const base = o - i * st[ax]!;

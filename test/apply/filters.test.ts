@@ -3,7 +3,7 @@
 
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
-import type { DType } from '../../src/array/dtype.ts';
+import type { DType, NumberArray } from '../../src/array/dtype.ts';
 import { shapeSize } from '../../src/array/ndarray.ts';
 import { materializeTasks } from '../../src/graph/materialize.ts';
 import {
@@ -77,7 +77,9 @@ describe('ndimage filters match scipy', () => {
         // weights come from Math.exp, which can differ from NumPy's exp by one ulp, so a
         // sum that is a whole number there may truncate one lower here
         const slack = c.kind === 'uniform' ? 0 : 1;
-        const worst = Math.max(...Array.from(got.data, (v, i) => Math.abs(v - c.out[i]!)));
+        const worst = Math.max(
+          ...Array.from(got.data as NumberArray, (v, i) => Math.abs(v - c.out[i]!)),
+        );
         expect(worst).toBeLessThanOrEqual(slack);
       } else expectArray(got, { dtype: c.dtype, shape: c.shape, data: c.out }, rtol);
     }

@@ -2,6 +2,7 @@
 // once to float16 (NumPy's float16 reductions accumulate in float32 too), against dense loops.
 
 import { afterAll, describe, expect, test } from 'vitest';
+import type { NumberArray } from '../../src/array/dtype.ts';
 import { float16Value, roundToFloat16 } from '../../src/array/float16.ts';
 import { argtopk, astype, coarsen, compute, fromArray, shutdown, topk } from '../../src/index.ts';
 import { rng } from '../helpers/reference.ts';
@@ -35,8 +36,8 @@ describe('float16 windows and selections', () => {
       const want = order.slice(0, Math.abs(k));
       const [v, i] = await compute(topk(x, k), argtopk(x, k), SYNC);
       expect(v.dtype).toBe('float16');
-      expect(values16(v.data)).toEqual(want.map((j) => d[j]!));
-      expect(Array.from(i.data)).toEqual(want);
+      expect(values16(v.data as NumberArray)).toEqual(want.map((j) => d[j]!));
+      expect(Array.from(i.data as NumberArray)).toEqual(want);
     }
   });
 
@@ -49,7 +50,7 @@ describe('float16 windows and selections', () => {
       const got = await compute(coarsen(name, x, { 0: 3, 1: 2 }), SYNC);
       expect(got.dtype).toBe('float16');
       expect(got.shape).toEqual([4, 5]);
-      const out = values16(got.data);
+      const out = values16(got.data as NumberArray);
       for (let i = 0; i < 4; i++) {
         for (let j = 0; j < 5; j++) {
           const w: number[] = [];

@@ -3,6 +3,7 @@
 
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import type { NumberArray } from '../../src/array/dtype.ts';
 import { float16Value } from '../../src/array/float16.ts';
 import {
   abs,
@@ -50,8 +51,10 @@ import {
 import { randomAxisChunks, randomDense, rng } from '../helpers/reference.ts';
 import { near16, refRound16 } from './float16-reference.ts';
 
+/** The stored elements as plain numbers: float16 as its raw bits, not decoded. */
+const raw = (a: NDArray): number[] => Array.from(a.data as NumberArray);
 const SYNC = { scheduler: 'sync' } as const;
-const values = (a: NDArray): number[] => Array.from(a.data, float16Value);
+const values = (a: NDArray): number[] => Array.from(a.data as NumberArray, float16Value);
 
 /** A random float16 array (values in [-10, 10)) with random chunks, and its values. */
 function randomHalf(shape: number[], seed: number): { x: LazyArray; v: number[] } {
@@ -99,7 +102,7 @@ describe('float16 storage', () => {
     const x = fromArray(bits, { dtype: 'float16' });
     const got = await compute(x, SYNC);
     expect(got.dtype).toBe('float16');
-    expect(Array.from(got.data)).toEqual(Array.from(bits));
+    expect(raw(got)).toEqual(Array.from(bits));
     expect(got.get(1)).toBe(-2);
     expect(got.get(3)).toBe(2 ** -24);
     expect(Object.is(got.get(4), -0)).toBe(true);
@@ -109,9 +112,9 @@ describe('float16 storage', () => {
 
   it('numbers and other typed arrays are values, rounded to nearest-even', async () => {
     const x = await compute(fromArray([0.1, 65519, 65520, 1e-8], { dtype: 'float16' }), SYNC);
-    expect(Array.from(x.data)).toEqual([0x2e66, 0x7bff, 0x7c00, 0x0000]);
+    expect(raw(x)).toEqual([0x2e66, 0x7bff, 0x7c00, 0x0000]);
     const y = ndarray(Float64Array.of(1.5, -3), [2], 'float16');
-    expect(Array.from(y.data)).toEqual([0x3e00, 0xc200]);
+    expect(raw(y)).toEqual([0x3e00, 0xc200]);
     // An NDArray of float16 given another dtype converts its values, not its bits.
     const z = await compute(fromArray(y, { dtype: 'float32' }), SYNC);
     expect(z.toArray()).toEqual([1.5, -3]);
@@ -251,7 +254,7 @@ describe('float16 against NumPy', () => {
   ] as [string, () => LazyArray, number][])('%s (%i ulp)', async (name, y, ulps) => {
     const got = await compute(y(), SYNC);
     const want = ufuncs[name]!.map(float16Value);
-    if (ulps === 0) expect(Array.from(got.data)).toEqual(ufuncs[name]);
+    if (ulps === 0) expect(raw(got)).toEqual(ufuncs[name]);
     else expectHalf(got, want, ulps);
   });
 });
@@ -264,10 +267,10 @@ describe('float16 casts', () => {
     src.data[2] = Number.NaN;
     const x = fromArray(src, { chunks: 16 });
     const h = await compute(astype(x, 'float16'), SYNC);
-    expectHalf(h, Array.from(src.data, refRound16), 0);
+    expectHalf(h, Array.from(src.data as NumberArray, refRound16), 0);
     const hx = fromArray(h, { chunks: 7 });
     const back = await compute(astype(astype(hx, 'float32'), 'float16'), SYNC);
-    expect(Array.from(back.data)).toEqual(Array.from(h.data));
+    expect(raw(back)).toEqual(raw(h));
     const f64 = await compute(astype(hx, 'float64'), SYNC);
     expect(f64.toArray()).toEqual(values(h));
   });
@@ -339,7 +342,7 @@ describe('float16 reductions and contractions (float32 inside, rounded once)', (
     const { x, v } = randomHalf([30], 5);
     const s32 = await compute(sum(x, { dtype: 'float32' }), SYNC);
     expect(s32.dtype).toBe('float32');
-    expect(Math.abs(s32.get() - f32sum(v))).toBeLessThan(1e-4);
+    expect(Math.abs((s32.get() as number) - f32sum(v))).toBeLessThan(1e-4);
     const i8 = fromArray(Int8Array.from({ length: 30 }, (_, i) => i - 15));
     const s16 = await compute(sum(i8, { dtype: 'float16' }), SYNC);
     expectHalf(s16, [-15], 0);
@@ -367,20 +370,20 @@ describe('float16 data moves keep the bits', () => {
   it('transpose, reshape, rechunk, concat and take', async () => {
     const { x } = randomHalf([6, 4], 21);
     const dense = await compute(x, SYNC);
-    const bits = Array.from(dense.data);
+    const bits = raw(dense);
     const t = await compute(transpose(x), SYNC);
     expect(t.dtype).toBe('float16');
     expect(t.get(3, 5)).toBe(dense.get(5, 3));
     // NaN payloads and signs survive a transposed copy.
     const nans = Uint16Array.of(0x7c01, 0xfe00, 0x7fff, 0x3c00, 0x7e00, 0xfc01);
     const tn = await compute(transpose(fromArray(ndarray(nans, [2, 3], 'float16'))), SYNC);
-    expect(Array.from(tn.data)).toEqual([0x7c01, 0x3c00, 0xfe00, 0x7e00, 0x7fff, 0xfc01]);
-    expect(Array.from((await compute(reshape(x, [4, 6]), SYNC)).data)).toEqual(bits);
-    expect(Array.from((await compute(rechunk(x, [5, 3]), SYNC)).data)).toEqual(bits);
+    expect(raw(tn)).toEqual([0x7c01, 0x3c00, 0xfe00, 0x7e00, 0x7fff, 0xfc01]);
+    expect(raw(await compute(reshape(x, [4, 6]), SYNC))).toEqual(bits);
+    expect(raw(await compute(rechunk(x, [5, 3]), SYNC))).toEqual(bits);
     const c = await compute(concat([x, x], { axis: 0 }), SYNC);
-    expect(Array.from(c.data)).toEqual([...bits, ...bits]);
+    expect(raw(c)).toEqual([...bits, ...bits]);
     const k = await compute(take(x, [5, 0], { axis: 0 }), SYNC);
-    expect(Array.from(k.data)).toEqual([...bits.slice(20, 24), ...bits.slice(0, 4)]);
+    expect(raw(k)).toEqual([...bits.slice(20, 24), ...bits.slice(0, 4)]);
   });
 });
 
@@ -392,7 +395,7 @@ describe('float16 on worker threads', () => {
     for (const z of [y, sum(y, { axis: 1 })]) {
       const [a, b] = [await compute(z, threads), await compute(z, SYNC)];
       expect(a.dtype).toBe('float16');
-      expect(Array.from(a.data)).toEqual(Array.from(b.data));
+      expect(raw(a)).toEqual(raw(b));
     }
   });
 });

@@ -14,6 +14,7 @@ import { arange } from '../../src/array/creation.ts';
 import { fromArray } from '../../src/array/from-array.ts';
 import { NDArray, ndarray, shapeSize } from '../../src/array/ndarray.ts';
 import '../../src/array/methods.ts';
+import type { NumberArray } from '../../src/array/dtype.ts';
 import { expectThrow } from '../helpers/expect-throw.ts';
 import { arbShapeAndChunks, expectArray, randomDense, rng } from '../helpers/reference.ts';
 import { denseEinsum } from './contraction-reference.ts';
@@ -145,7 +146,7 @@ describe('einsum broadcasts size-1 axes', () => {
           const c = Math.floor(i / st[ax]!) % shape[ax]!;
           src += (x.shape[ax] === 1 ? 0 : c) * xs[ax]!;
         }
-        data[i] = x.data[src]!;
+        data[i] = (x.data as NumberArray)[src]!;
       }
       return new NDArray(data, shape, 'float64');
     };
@@ -175,7 +176,10 @@ describe('small messages', () => {
     const x = fromArray([1, 2, 3, 4], { chunks: 2 });
     const y = blockwise(
       // a plain { shape, data } object is a block too
-      (a: NDArray) => ({ shape: [a.shape[0]!, 1], data: Float64Array.from(a.data, (v) => v * 10) }),
+      (a: NDArray) => ({
+        shape: [a.shape[0]!, 1],
+        data: Float64Array.from(a.data as NumberArray, (v) => v * 10),
+      }),
       'iq',
       x,
       'i',

@@ -1,7 +1,7 @@
 // A dense NumPy-indexing reference for tests: Python slice arithmetic written out as loops,
 // independent of src/chunking, plus random index generators and their text form.
 
-import { typedArrayCtor } from '../../src/array/dtype.ts';
+import { type NumberArray, typedArrayCtor } from '../../src/array/dtype.ts';
 import { cStrides, NDArray, shapeSize } from '../../src/array/ndarray.ts';
 import type { IndexItem, SliceItem } from '../../src/chunking/parse-index.ts';
 
@@ -105,7 +105,7 @@ export function denseSet(
   value: number | NDArray,
 ): NDArray {
   const out = new (typedArrayCtor(x.dtype))(x.size);
-  out.set(x.data);
+  (out as NumberArray).set(x.data as NumberArray);
   const marker = new NDArray(
     Float64Array.from({ length: x.size }, (_, i) => i),
     x.shape,
@@ -127,9 +127,9 @@ export function denseSet(
         const j = k - lead;
         if (j >= 0 && value.shape[j] !== 1) off += i * vs![j]!;
       }
-      v = value.data[off]!;
+      v = (value.data as NumberArray)[off]!;
     }
-    out[sel.data[o]!] = x.dtype === 'bool' ? (v !== 0 ? 1 : 0) : v;
+    out[(sel.data as NumberArray)[o]!] = x.dtype === 'bool' ? (v !== 0 ? 1 : 0) : v;
   }
   return new NDArray(out, x.shape, x.dtype);
 }

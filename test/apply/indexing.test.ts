@@ -5,7 +5,7 @@ import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { getIndex, mask, setIndex } from '../../src/apply/indexing.ts';
 import { compute } from '../../src/array/compute.ts';
-import { typedArrayCtor } from '../../src/array/dtype.ts';
+import { type NumberArray, typedArrayCtor } from '../../src/array/dtype.ts';
 import { fromArray } from '../../src/array/from-array.ts';
 import { NDArray, ndarray } from '../../src/array/ndarray.ts';
 import type { IndexItem } from '../../src/chunking/parse-index.ts';
@@ -23,9 +23,9 @@ import { denseGet, denseSet, indexText, randomIndex } from './indexing-reference
 
 function denseMask(x: NDArray, m: NDArray): NDArray {
   const vals: number[] = [];
-  for (let i = 0; i < x.size; i++) if (m.data[i]) vals.push(x.data[i]!);
+  for (let i = 0; i < x.size; i++) if (m.data[i]) vals.push((x.data as NumberArray)[i]!);
   const out = new (typedArrayCtor(x.dtype))(vals.length);
-  out.set(vals);
+  (out as NumberArray).set(vals);
   return new NDArray(out, [vals.length], x.dtype);
 }
 
@@ -232,7 +232,7 @@ describe('setIndex', () => {
   test('values are cast to the dtype of x', async () => {
     const dense = randomDense([5], 'bool', 2);
     const y = setIndex(fromArray(dense, { chunks: 2 }), { start: 1 }, 3);
-    expect(Array.from((await compute(y)).data)).toEqual([dense.data[0], 1, 1, 1, 1]);
+    expect(Array.from((await compute(y)).data as NumberArray)).toEqual([dense.data[0], 1, 1, 1, 1]);
     const z = setIndex(
       fromArray(randomDense([3], 'int32')),
       [1],

@@ -3,6 +3,7 @@
 // pool) carry on; everything else stays on threads.
 
 import { afterAll, describe, expect, test } from 'vitest';
+import type { NumberArray } from '../../src/array/dtype.ts';
 import type { NDArray } from '../../src/array/ndarray.ts';
 import { isTesseraError, type WorkerCrashedError } from '../../src/errors.ts';
 import { fuseLayers } from '../../src/graph/fuse.ts';
@@ -20,7 +21,7 @@ const x = () => fromArray(data, { shape: [6, 10], chunks: [2, 5] });
 
 // Adds 1000 where it runs in a pool process, 0 anywhere else: the result says where it ran.
 const whereRan = (b: NDArray) =>
-  b.data.map((v) => v + (process.env.TESSERA_PROCESS_MEMBER === '1' ? 1000 : 0));
+  (b.data as NumberArray).map((v) => v + (process.env.TESSERA_PROCESS_MEMBER === '1' ? 1000 : 0));
 
 describe.each(['threads', 'sync'] as const)('isolate on %s', (scheduler) => {
   const opts = { scheduler, workers: 2 } as const;
@@ -30,11 +31,15 @@ describe.each(['threads', 'sync'] as const)('isolate on %s', (scheduler) => {
     async () => {
       const y = mapBlocks(whereRan, x().mul(2), { dtype: 'float64', isolate: true }).add(1);
       const got = await compute(y, opts);
-      expect(Array.from(got.data)).toEqual(Array.from(data, (v) => v * 2 + 1000 + 1));
+      expect(Array.from(got.data as NumberArray)).toEqual(
+        Array.from(data, (v) => v * 2 + 1000 + 1),
+      );
       const z = lazyApply(whereRan, x(), { axis: 1, isolate: true });
-      expect(Array.from((await compute(z, opts)).data)).toEqual(Array.from(data, (v) => v + 1000));
+      expect(Array.from((await compute(z, opts)).data as NumberArray)).toEqual(
+        Array.from(data, (v) => v + 1000),
+      );
       const plain = await compute(mapBlocks(whereRan, x(), { dtype: 'float64' }), opts);
-      expect(Array.from(plain.data)).toEqual(Array.from(data));
+      expect(Array.from(plain.data as NumberArray)).toEqual(Array.from(data));
     },
     T,
   );

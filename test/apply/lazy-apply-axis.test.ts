@@ -6,6 +6,7 @@ import { describe, expect, test } from 'vitest';
 import { add } from '../../src/apply/elementwise-arith.ts';
 import { lazyApply } from '../../src/apply/lazy-apply.ts';
 import { compute } from '../../src/array/compute.ts';
+import type { NumberArray } from '../../src/array/dtype.ts';
 import { fromArray } from '../../src/array/from-array.ts';
 import type { LazyArray } from '../../src/array/lazy-array.ts';
 import { NDArray } from '../../src/array/ndarray.ts';
@@ -112,9 +113,14 @@ describe('15: core axes', () => {
   test('15: non-core axes that need new chunks keep one rechunk (it also merges the core axis)', () => {
     const a = fromArray(dense, { chunks: [4, 3] });
     const b = add(fromArray(randomDense([16, 12], 'float64', 12), { chunks: [6, 3] }), 0);
-    const y = lazyApply((p: NDArray, q: NDArray) => p.data.map((v, i) => v + q.data[i]!), [a, b], {
-      axis: 1,
-    });
+    const y = lazyApply(
+      (p: NDArray, q: NDArray) =>
+        (p.data as NumberArray).map((v, i) => v + (q.data as NumberArray)[i]!),
+      [a, b],
+      {
+        axis: 1,
+      },
+    );
     expect(y.chunks).toEqual([[4, 2, 2, 4, 4], [12]]);
     for (const dep of y.layer.deps) {
       expect(dep.op).toBe('rechunk');
@@ -136,8 +142,8 @@ describe('15: core axes', () => {
           let re = 0;
           let im = 0;
           for (let t = 0; t < m; t++) {
-            re += b.data[i * m + t]! * Math.cos((2 * Math.PI * k * t) / m);
-            im -= b.data[i * m + t]! * Math.sin((2 * Math.PI * k * t) / m);
+            re += (b.data as NumberArray)[i * m + t]! * Math.cos((2 * Math.PI * k * t) / m);
+            im -= (b.data as NumberArray)[i * m + t]! * Math.sin((2 * Math.PI * k * t) / m);
           }
           out[(i * m) / 2 + k] = re * re + im * im;
         }
@@ -150,7 +156,7 @@ describe('15: core axes', () => {
     expect(y.chunks).toEqual([[4, 4, 4, 4], [6]]);
     const got = await compute(y);
     for (let i = 0; i < 16; i++) {
-      const row = Array.from({ length: n / 2 }, (_, k) => got.get(i, k));
+      const row = Array.from({ length: n / 2 }, (_, k) => got.get(i, k) as number);
       expect(row.indexOf(Math.max(...row))).toBe(i % 6);
     }
   });
@@ -159,7 +165,7 @@ describe('15: core axes', () => {
     const rowMax = (b: NDArray) => {
       const n = b.shape[1]!;
       return Array.from({ length: b.shape[0]! }, (_, i) =>
-        Math.max(...b.data.subarray(i * n, i * n + n)),
+        Math.max(...(b.data as NumberArray).subarray(i * n, i * n + n)),
       );
     };
     const y = lazyApply(rowMax, x, { axis: 1, shape: [16] });
@@ -176,7 +182,9 @@ describe('15: core axes', () => {
     const b = fromArray(randomDense([16, 12], 'float64', 12), { chunks: [6, 12] });
     const bias = fromArray(randomDense([12], 'float64', 13), { chunks: 5 });
     const sumSorted = (p: NDArray, q: NDArray, r: NDArray) => {
-      const out = p.data.map((v, i) => v + q.data[i]! + r.data[i % 12]!);
+      const out = (p.data as NumberArray).map(
+        (v, i) => v + (q.data as NumberArray)[i]! + (r.data as NumberArray)[i % 12]!,
+      );
       for (let i = 0; i < out.length; i += 12) out.subarray(i, i + 12).sort();
       return out;
     };
@@ -188,14 +196,16 @@ describe('15: core axes', () => {
     const rd = randomDense([12], 'float64', 13);
     const summed = {
       shape: [16, 12],
-      data: dense.data.map((v, i) => v + bd.data[i]! + rd.data[i % 12]!),
+      data: (dense.data as NumberArray).map(
+        (v, i) => v + (bd.data as NumberArray)[i]! + (rd.data as NumberArray)[i % 12]!,
+      ),
     };
     expectArray(got, { shape: [16, 12], data: sortedRows(summed as NDArray) });
   });
 
   test('15: several outputs with core axes: one tuple task per row block', async () => {
     const sortAndMax = (b: NDArray) => {
-      const s = b.data.slice();
+      const s = (b.data as NumberArray).slice();
       const n = b.shape[1]!;
       const mx: number[] = [];
       for (let i = 0; i < s.length; i += n) mx.push(s.subarray(i, i + n).sort()[n - 1]!);
@@ -227,7 +237,7 @@ describe('15: core axes', () => {
           const core = shape.length - 1;
           expect(y.chunks).toEqual(chunks.map((c, ax) => (ax === core ? [shape[ax]] : c)));
           const n = shape[core]!;
-          const want = Array.from(d.data);
+          const want = Array.from(d.data as NumberArray);
           for (let i = 0; i < want.length; i += n) {
             const row = want.slice(i, i + n).sort((p, q) => p - q);
             want.splice(i, n, ...row);

@@ -4,6 +4,7 @@
 import { describe, expect, test } from 'vitest';
 import { type ApplyKernel, lazyApply } from '../../src/apply/lazy-apply.ts';
 import { compute } from '../../src/array/compute.ts';
+import type { NumberArray } from '../../src/array/dtype.ts';
 import { fromArray } from '../../src/array/from-array.ts';
 import type { NDArray } from '../../src/array/ndarray.ts';
 import { isTesseraError, type ShapeError, TaskError } from '../../src/errors.ts';
@@ -117,9 +118,9 @@ const invalid: Call[] = [
   ],
   [
     'an unknown dtype',
-    () => lazyApply(spy, x, { dtype: 'int64' as never }),
+    () => lazyApply(spy, x, { dtype: 'int128' as never }),
     'DTypeError',
-    /^lazyApply: unknown dtype "int64"/,
+    /^lazyApply: unknown dtype "int128"/,
   ],
   [
     'shapes that do not broadcast',
@@ -149,7 +150,7 @@ describe('14: invalid calls fail when the expression is built', () => {
 
   test('14: a kernel closing over a local is a KernelError at build time', () => {
     const factor = 3;
-    const scale = (b: NDArray) => b.data.map((v) => v * factor);
+    const scale = (b: NDArray) => (b.data as NumberArray).map((v) => v * factor);
     expect(() => lazyApply(scale, x)).toThrow(
       /^lazyApply: kernel 'scale' uses 'factor'.*kwargs.*defineKernels/,
     );

@@ -5,6 +5,7 @@ import { threadId } from 'node:worker_threads';
 import { afterAll, describe, expect, test } from 'vitest';
 import { lazyApply } from '../../src/apply/lazy-apply.ts';
 import { compute } from '../../src/array/compute.ts';
+import type { NumberArray } from '../../src/array/dtype.ts';
 import { fromArray } from '../../src/array/from-array.ts';
 import type { NDArray } from '../../src/array/ndarray.ts';
 import { ShapeError, TaskError } from '../../src/errors.ts';
@@ -32,7 +33,7 @@ describe('18: kernels on worker threads', () => {
       await compute(y, { scheduler: 'sync' }),
     ];
     expectArray(onThreads, { dtype: 'float64', shape: [8, 5], data: onSync.data });
-    const want = Array.from(dense.data);
+    const want = Array.from(dense.data as NumberArray);
     for (let i = 0; i < 40; i += 5)
       want.splice(i, 5, ...want.slice(i, i + 5).sort((p, q) => p - q));
     expectArray(onThreads, { shape: [8, 5], data: want });
@@ -47,7 +48,8 @@ describe('18: kernels on worker threads', () => {
       const block = got.data.subarray(12 * b, 12 * b + 12);
       expect(block[0]).not.toBe(threadId); // not the main thread
       expect(block[1]).toBeGreaterThanOrEqual(1);
-      for (let j = 0; j < 10; j++) expect(block[2 + j]).toBeCloseTo(dense.data[10 * b + j]! + 100);
+      for (let j = 0; j < 10; j++)
+        expect(block[2 + j]).toBeCloseTo((dense.data as NumberArray)[10 * b + j]! + 100);
     }
   });
 

@@ -10,7 +10,7 @@ import { mapBlocks } from '../../src/apply/map-blocks.ts';
 import { rechunk } from '../../src/apply/rechunk.ts';
 import { sum } from '../../src/apply/reductions.ts';
 import { compute } from '../../src/array/compute.ts';
-import type { DType } from '../../src/array/dtype.ts';
+import type { DType, NumberArray } from '../../src/array/dtype.ts';
 import { fromArray } from '../../src/array/from-array.ts';
 import type { LazyArray } from '../../src/array/lazy-array.ts';
 import { NDArray } from '../../src/array/ndarray.ts';
@@ -29,7 +29,7 @@ function tasksOf(x: LazyArray, op: string): string[] {
   return keys;
 }
 
-const double = (x: NDArray) => x.data.map((v) => v * 2);
+const double = (x: NDArray) => (x.data as NumberArray).map((v) => v * 2);
 
 describe('declared and default outputs', () => {
   test.each([
@@ -44,7 +44,9 @@ describe('declared and default outputs', () => {
       const x = fromArray(dense, { chunks });
       const y = lazyApply(double, x, { shape, dtype });
       expect([y.shape, y.dtype]).toEqual([shape, dtype]);
-      const want = Array.from(dense.data, (v) => (dtype === 'int32' ? Math.trunc(v * 2) : v * 2));
+      const want = Array.from(dense.data as NumberArray, (v) =>
+        dtype === 'int32' ? Math.trunc(v * 2) : v * 2,
+      );
       expectArray(await compute(y), { dtype, shape, data: want });
     },
   );
@@ -62,7 +64,7 @@ describe('declared and default outputs', () => {
     const b = fromArray(new Int32Array([10, 20, 30]), { shape: [3, 1], chunks: [1, 1] });
     const outer = (p: NDArray, q: NDArray) => {
       const out: number[] = [];
-      for (const u of q.data) for (const v of p.data) out.push(u + v);
+      for (const u of q.data as NumberArray) for (const v of p.data as NumberArray) out.push(u + v);
       return out;
     };
     const y = lazyApply(outer, [a, b]);
@@ -109,7 +111,8 @@ describe('whole arrays by default', () => {
   const colSum = (x: NDArray) => {
     const [r, c] = x.shape as [number, number];
     const out = new Float64Array(c);
-    for (let i = 0; i < r; i++) for (let j = 0; j < c; j++) out[j] += x.data[i * c + j]!;
+    for (let i = 0; i < r; i++)
+      for (let j = 0; j < c; j++) out[j] += (x.data as NumberArray)[i * c + j]!;
     return out;
   };
   const dense = randomDense([12, 3], 'float64', 3);
@@ -159,7 +162,7 @@ describe('whole arrays by default', () => {
 describe('unknown sizes', () => {
   const data = new Float64Array([3, 1, 3, 2, 1, 3, 5, 2]);
   const x = fromArray(data, { chunks: 3 });
-  const unique = (v: NDArray) => Float64Array.from(new Set(v.data)).sort();
+  const unique = (v: NDArray) => Float64Array.from(new Set(v.data as NumberArray)).sort();
 
   test('8: shape [null] and [[null], [null]]; elementwise on the result; computeChunkSizes', async () => {
     const u = lazyApply(unique, x, { shape: [null] });
@@ -191,7 +194,8 @@ describe('unknown sizes', () => {
     const keepPositive = (b: NDArray) => {
       const out: number[] = [];
       for (let i = 0; i < b.shape[0]!; i++)
-        if (b.data[3 * i]! > 0) out.push(...b.data.slice(3 * i, 3 * i + 3));
+        if ((b.data as NumberArray)[3 * i]! > 0)
+          out.push(...(b.data as NumberArray).slice(3 * i, 3 * i + 3));
       return out;
     };
     const kept = lazyApply(keepPositive, fromArray(rows, { chunks: [4, 3] }), {
@@ -206,7 +210,8 @@ describe('unknown sizes', () => {
     ]);
     const want: number[] = [];
     for (let i = 0; i < 12; i++)
-      if (rows.data[3 * i]! > 0) want.push(...[0, 1, 2].map((j) => 2 * at(rows, [i, j])));
+      if ((rows.data as NumberArray)[3 * i]! > 0)
+        want.push(...[0, 1, 2].map((j) => 2 * at(rows, [i, j])));
     expectArray(await compute(y), { shape: [want.length / 3, 3], data: want });
     // known axes in several chunks are rechunked, unknown ones gathered inside the task
     const split = rechunk(kept, { 1: [1, 2] });
@@ -225,8 +230,18 @@ describe('results, arguments and errors', () => {
   const x = fromArray(new Float64Array([1, 2, 3, 4]), { chunks: 2 });
 
   test.each([
-    ['a bare TypedArray', (v: NDArray) => Int16Array.from(v.data), [2, 2], [1, 2, 3, 4]],
-    ['a plain number', (v: NDArray) => Array.from(v.data).reduce((s, e) => s + e, 0), [], [10]],
+    [
+      'a bare TypedArray',
+      (v: NDArray) => Int16Array.from(v.data as NumberArray),
+      [2, 2],
+      [1, 2, 3, 4],
+    ],
+    [
+      'a plain number',
+      (v: NDArray) => Array.from(v.data as NumberArray).reduce((s, e) => s + e, 0),
+      [],
+      [10],
+    ],
     ['a number into shape [1, 1]', (v: NDArray) => v.data[3]!, [1, 1], [4]],
     ['nested arrays', (v: NDArray) => [[v.data[0]!, v.data[1]!]], [1, 2], [1, 2]],
   ] as [string, (v: NDArray) => unknown, number[], number[]][])(
@@ -241,7 +256,7 @@ describe('results, arguments and errors', () => {
   );
 
   test('10: a [number, number[]] pair fills two outputs', async () => {
-    const stats = (v: NDArray) => [v.data.length, Array.from(v.data, (e) => e * e)];
+    const stats = (v: NDArray) => [v.data.length, Array.from(v.data as NumberArray, (e) => e * e)];
     const [n, sq] = lazyApply(stats, x, { shape: [[], [4]], dtype: ['int32', 'float64'] });
     const [rn, rs] = await compute(n!, sq!);
     expectArray(rn!, { dtype: 'int32', shape: [], data: [4] });
@@ -334,7 +349,7 @@ describe('results, arguments and errors', () => {
 
   test('0-d inputs and outputs', async () => {
     const zero = new NDArray(new Float64Array([2.5]), [], 'float64');
-    const y = lazyApply((v: NDArray, k: number) => v.data[0]! * k, [zero, 4]);
+    const y = lazyApply((v: NDArray, k: number) => (v.data as NumberArray)[0]! * k, [zero, 4]);
     expect([y.shape, y.chunks]).toEqual([[], []]);
     expectArray(await compute(y), { dtype: 'float64', shape: [], data: [10] });
   });

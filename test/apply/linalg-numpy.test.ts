@@ -3,6 +3,7 @@
 
 import { readFileSync } from 'node:fs';
 import { afterAll, describe, expect, test } from 'vitest';
+import type { NumberArray } from '../../src/array/dtype.ts';
 import { NDArray, shapeSize } from '../../src/array/ndarray.ts';
 import { type DType, fromArray, type LazyArray, linalg, shutdown } from '../../src/index.ts';
 import { expectArray, randomAxisChunks, rng } from '../helpers/reference.ts';
@@ -123,7 +124,7 @@ const expected = (c: LinalgCase): { shape: number[]; values: number[] }[] => {
  */
 function rowSigns(r: NDArray, want: readonly number[]): NDArray {
   const [m, n] = r.shape as [number, number];
-  const data = Float64Array.from(r.data);
+  const data = Float64Array.from(r.data as NumberArray);
   for (let i = 0; i < m; i++) {
     if (Math.sign(data[i * n + i]!) * Math.sign(want[i * n + i]!) < 0) {
       for (let j = 0; j < n; j++) data[i * n + j] = -data[i * n + j]!;
@@ -135,11 +136,12 @@ function rowSigns(r: NDArray, want: readonly number[]): NDArray {
 /** Complex pairs [..., n, 2] sorted within each last-but-one axis by (re, im), as np.sort_complex. */
 function sortPairs(w: NDArray): NDArray {
   const n = w.shape[w.ndim - 2]!;
+  const wd = w.data as NumberArray;
   const out = new Float64Array(w.size);
   for (let b = 0; b < w.size / (2 * n); b++) {
     const pairs = Array.from(
       { length: n },
-      (_, k) => [w.data[2 * (b * n + k)]!, w.data[2 * (b * n + k) + 1]!] as const,
+      (_, k) => [wd[2 * (b * n + k)]!, wd[2 * (b * n + k) + 1]!] as const,
     );
     const r = (v: number) => Math.round(v * 1e10) / 1e10;
     pairs.sort((p, q) => r(p[0]) - r(q[0]) || r(p[1]) - r(q[1]));

@@ -3,6 +3,7 @@
 // TSQR's graph shape; bad input at build time and value errors (LinAlgError) at compute.
 
 import { afterAll, describe, expect, test } from 'vitest';
+import type { NumberArray } from '../../src/array/dtype.ts';
 import { NDArray } from '../../src/array/ndarray.ts';
 import { materializeTasks } from '../../src/graph/materialize.ts';
 import {
@@ -31,9 +32,9 @@ function mm(a: NDArray, b: NDArray): Float64Array {
   for (let t = 0; t < count; t++) {
     for (let i = 0; i < m; i++) {
       for (let p = 0; p < k; p++) {
-        const x = a.data[t * m * k + i * k + p]!;
+        const x = a.data[t * m * k + i * k + p] as number;
         for (let j = 0; j < n; j++)
-          out[t * m * n + i * n + j]! += x * b.data[t * k * n + p * n + j]!;
+          out[t * m * n + i * n + j]! += x * (b.data as NumberArray)[t * k * n + p * n + j]!;
       }
     }
   }
@@ -54,7 +55,8 @@ function orthonormal(q: NDArray, tol: number): void {
   const t = new Float64Array(q.size);
   for (let b = 0; b < count; b++) {
     for (let i = 0; i < m; i++)
-      for (let j = 0; j < k; j++) t[b * m * k + j * m + i] = q.data[b * m * k + i * k + j]!;
+      for (let j = 0; j < k; j++)
+        t[b * m * k + j * m + i] = (q.data as NumberArray)[b * m * k + i * k + j]!;
   }
   const qt = new NDArray(t, [...q.shape.slice(0, -2), k, m], 'float64');
   const eye = Float64Array.from({ length: count * k * k }, (_, i) =>
@@ -91,7 +93,7 @@ describe('linalg.qr', () => {
     );
     const { Q, R } = linalg.qr(x);
     const [q, r] = await compute(Q, R, SYNC);
-    close(mm(q, r), d.data, 1e-11, 'Q R = A');
+    close(mm(q, r), d.data as NumberArray, 1e-11, 'Q R = A');
     orthonormal(q, 1e-12);
     const [k, n] = r.shape.slice(-2) as [number, number];
     for (let i = 0; i < r.size; i++)
@@ -104,10 +106,15 @@ describe('linalg.qr', () => {
       const { x, d } = randomChunked([60, 4], 5, [6, 6, 6, 6, 6, 6, 6, 6, 6, 6]);
       const { Q, R } = linalg.qr(x, { splitEvery: f });
       const [q, r] = await compute(Q, R, SYNC);
-      close(mm(q, r), d.data, 1e-11, 'Q R = A');
+      close(mm(q, r), d.data as NumberArray, 1e-11, 'Q R = A');
       orthonormal(q, 1e-12);
       const direct = await linalg.qr(fromArray(d)).R.compute(SYNC);
-      close(r.data.map(Math.abs), direct.data.map(Math.abs), 1e-10, '|R|');
+      close(
+        (r.data as NumberArray).map(Math.abs),
+        (direct.data as NumberArray).map(Math.abs),
+        1e-10,
+        '|R|',
+      );
     },
   );
 
@@ -119,7 +126,7 @@ describe('linalg.qr', () => {
       [6, 3],
     ]);
     const [q, r] = await compute(Q, R, SYNC);
-    close(mm(q, r), d.data, 1e-12, 'Q R = A');
+    close(mm(q, r), d.data as NumberArray, 1e-12, 'Q R = A');
     orthonormal(q, 1e-12);
   });
 
@@ -160,11 +167,13 @@ describe('linalg.svd, eigh, cholesky, inv, lstsq', () => {
       for (let b = 0; b < us.length / (m * k); b++) {
         for (let i = 0; i < m; i++)
           for (let j = 0; j < k; j++)
-            us[b * m * k + i * k + j] = u.data[b * m * cu + i * cu + j]! * s.data[b * k + j]!;
+            us[b * m * k + i * k + j] =
+              (u.data as NumberArray)[b * m * cu + i * cu + j]! *
+              (s.data as NumberArray)[b * k + j]!;
       }
       const vk = Float64Array.from({ length: (d.size / (m * n)) * k * n }, (_, i) => {
         const b = Math.floor(i / (k * n));
-        return vh.data[b * (full ? n : k) * n + (i % (k * n))]!;
+        return vh.data[b * (full ? n : k) * n + (i % (k * n))] as number;
       });
       const batch = shape.slice(0, -2);
       close(
@@ -172,13 +181,16 @@ describe('linalg.svd, eigh, cholesky, inv, lstsq', () => {
           new NDArray(us, [...batch, m, k], 'float64'),
           new NDArray(vk, [...batch, k, n], 'float64'),
         ),
-        d.data,
+        d.data as NumberArray,
         1e-11,
         'U S Vh = A',
       );
       orthonormal(u, 1e-12);
       for (let i = 1; i < s.size; i++)
-        if (i % k !== 0) expect(s.data[i]!).toBeLessThanOrEqual(s.data[i - 1]! + 1e-12);
+        if (i % k !== 0)
+          expect((s.data as NumberArray)[i]!).toBeLessThanOrEqual(
+            (s.data as NumberArray)[i - 1]! + 1e-12,
+          );
     },
   );
 
@@ -191,7 +203,9 @@ describe('linalg.svd, eigh, cholesky, inv, lstsq', () => {
     const A = new NDArray(sym, [3, 5, 5], 'float64');
     const { eigenvalues, eigenvectors } = linalg.eigh(fromArray(A, { chunks: [1, 5, 3] }));
     const [w, v] = await compute(eigenvalues, eigenvectors, SYNC);
-    const vw = v.data.map((x, i) => x * w.data[Math.floor(i / 25) * 5 + (i % 5)]!);
+    const vw = (v.data as NumberArray).map(
+      (x, i) => x * (w.data as NumberArray)[Math.floor(i / 25) * 5 + (i % 5)]!,
+    );
     close(mm(A, v), vw, 1e-10, 'A V = V Λ');
     orthonormal(v, 1e-12);
     for (let i = 1; i < 15; i++)
@@ -206,24 +220,22 @@ describe('linalg.svd, eigh, cholesky, inv, lstsq', () => {
       [3, 6, 6, 2],
     ]);
     const [w, v] = await compute(eigenvalues, eigenvectors, SYNC);
+    const [ad, wd, vd] = [a.data, w.data, v.data] as NumberArray[];
     let worst = 0;
     let complexSeen = false;
     for (let b = 0; b < 3; b++) {
       for (let j = 0; j < 6; j++) {
-        const [lr, li] = [w.data[2 * (b * 6 + j)]!, w.data[2 * (b * 6 + j) + 1]!];
+        const [lr, li] = [wd[2 * (b * 6 + j)]!, wd[2 * (b * 6 + j) + 1]!];
         if (li !== 0) complexSeen = true;
         let norm = 0;
         for (let i = 0; i < 6; i++) {
           let [ar, ai] = [0, 0];
           for (let k = 0; k < 6; k++) {
-            const x = a.data[b * 36 + i * 6 + k]!;
-            ar += x * v.data[2 * (b * 36 + k * 6 + j)]!;
-            ai += x * v.data[2 * (b * 36 + k * 6 + j) + 1]!;
+            const x = ad[b * 36 + i * 6 + k]!;
+            ar += x * vd[2 * (b * 36 + k * 6 + j)]!;
+            ai += x * vd[2 * (b * 36 + k * 6 + j) + 1]!;
           }
-          const [vr, vi] = [
-            v.data[2 * (b * 36 + i * 6 + j)]!,
-            v.data[2 * (b * 36 + i * 6 + j) + 1]!,
-          ];
+          const [vr, vi] = [vd[2 * (b * 36 + i * 6 + j)]!, vd[2 * (b * 36 + i * 6 + j) + 1]!];
           norm += vr * vr + vi * vi;
           worst = Math.max(
             worst,
@@ -244,7 +256,10 @@ describe('linalg.svd, eigh, cholesky, inv, lstsq', () => {
       mm(
         a,
         new NDArray(
-          Float64Array.from({ length: 16 }, (_, i) => a.data[(i % 4) * 4 + Math.floor(i / 4)]!),
+          Float64Array.from(
+            { length: 16 },
+            (_, i) => (a.data as NumberArray)[(i % 4) * 4 + Math.floor(i / 4)]!,
+          ),
           [4, 4],
           'float64',
         ),
@@ -259,12 +274,15 @@ describe('linalg.svd, eigh, cholesky, inv, lstsq', () => {
       SYNC,
     );
     const lt = new NDArray(
-      Float64Array.from({ length: 16 }, (_, i) => l.data[(i % 4) * 4 + Math.floor(i / 4)]!),
+      Float64Array.from(
+        { length: 16 },
+        (_, i) => (l.data as NumberArray)[(i % 4) * 4 + Math.floor(i / 4)]!,
+      ),
       [4, 4],
       'float64',
     );
-    close(mm(l, lt), spd.data, 1e-10, 'L Lᵀ = A');
-    close(u.data, lt.data, 1e-14, 'U = Lᵀ');
+    close(mm(l, lt), spd.data as NumberArray, 1e-10, 'L Lᵀ = A');
+    close(u.data as NumberArray, lt.data as NumberArray, 1e-14, 'U = Lᵀ');
     close(
       mm(spd, ai),
       Float64Array.from({ length: 16 }, (_, i) => (i % 5 === 0 ? 1 : 0)),
@@ -281,7 +299,10 @@ describe('linalg.svd, eigh, cholesky, inv, lstsq', () => {
     expect(rank.data[0]).toBe(3);
     // Aᵀ A x = Aᵀ b
     const at = new NDArray(
-      Float64Array.from({ length: 150 }, (_, i) => d.data[(i % 50) * 3 + Math.floor(i / 50)]!),
+      Float64Array.from(
+        { length: 150 },
+        (_, i) => (d.data as NumberArray)[(i % 50) * 3 + Math.floor(i / 50)]!,
+      ),
       [3, 50],
       'float64',
     );
@@ -299,11 +320,11 @@ describe('batch axes: broadcasting, chunking, dtypes', () => {
     expect(y.chunks).toEqual([[2, 2, 1], [3], [2]]);
     const got = await y.compute(SYNC);
     const bb = new NDArray(
-      Float64Array.from({ length: 30 }, (_, i) => b.data[i % 6]!),
+      Float64Array.from({ length: 30 }, (_, i) => (b.data as NumberArray)[i % 6]!),
       [5, 3, 2],
       'float64',
     );
-    close(mm(a, got), bb.data, 1e-10, 'A X = B');
+    close(mm(a, got), bb.data as NumberArray, 1e-10, 'A X = B');
   });
 
   test('integer matrices compute in float64; diagonal and trace keep their dtype rules', async () => {
@@ -312,7 +333,8 @@ describe('batch axes: broadcasting, chunking, dtypes', () => {
     expect([d.dtype, d.data[0]]).toEqual(['float64', 5]);
     expect(g.dtype).toBe('int32');
     expect(g.toNested()).toEqual([2, 3]);
-    expect(t.toNested()).toBe(5);
+    expect(t.dtype).toBe('int64'); // trace sums: integers accumulate in int64, as NumPy
+    expect(t.toNested()).toBe(5n);
   });
 
   test('vectorNorm over chunked axes and matrixNorm with keepdims', async () => {
@@ -324,14 +346,14 @@ describe('batch axes: broadcasting, chunking, dtypes', () => {
     );
     const want = [0, 1, 2, 3].map((j) => {
       let s = 0;
-      for (let i = 0; i < 6; i++) s += Math.abs(x.data[i * 4 + j]!) ** 3;
+      for (let i = 0; i < 6; i++) s += Math.abs((x.data as NumberArray)[i * 4 + j]!) ** 3;
       return s ** (1 / 3);
     });
-    close(v.data, want, 1e-12, 'vectorNorm ord 3');
+    close(v.data as NumberArray, want, 1e-12, 'vectorNorm ord 3');
     expect(m.shape).toEqual([1, 1]);
     close(
-      m.data,
-      [Math.sqrt(Array.from(x.data).reduce((s, e) => s + e * e, 0))],
+      m.data as NumberArray,
+      [Math.sqrt(Array.from(x.data as NumberArray).reduce((s, e) => s + e * e, 0))],
       1e-12,
       'Frobenius',
     );
@@ -411,14 +433,18 @@ describe('linalg errors', () => {
     ]);
     const { sign, logabsdet } = linalg.slogdet(a);
     const [d, s, l] = await compute(linalg.det(a), sign, logabsdet, SYNC);
-    expect([Math.abs(d.data[0]!), s.data[0], l.data[0]]).toEqual([0, 0, -Infinity]);
+    expect([Math.abs((d.data as NumberArray)[0]!), s.data[0], l.data[0]]).toEqual([
+      0,
+      0,
+      -Infinity,
+    ]);
   });
 
   test('on threads: TSQR and a LinAlgError that crosses the wire', async () => {
     const { x, d } = randomChunked([40, 3], 31, [10, 10, 20]);
     const { Q, R } = linalg.qr(x);
     const [q, r] = await compute(Q, R, { scheduler: 'threads', workers: 2 });
-    close(mm(q, r), d.data, 1e-11, 'Q R = A');
+    close(mm(q, r), d.data as NumberArray, 1e-11, 'Q R = A');
     const e = await rejection(
       linalg.inv(zeros([2, 2])).compute({ scheduler: 'threads', workers: 2 }),
     );

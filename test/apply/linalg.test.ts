@@ -6,7 +6,7 @@ import { describe, expect, test } from 'vitest';
 import { matmul, tensordot } from '../../src/apply/linalg.ts';
 import { transpose } from '../../src/apply/transpose.ts';
 import { compute } from '../../src/array/compute.ts';
-import type { DType } from '../../src/array/dtype.ts';
+import type { DType, NumberArray } from '../../src/array/dtype.ts';
 import { fromArray } from '../../src/array/from-array.ts';
 import { NDArray } from '../../src/array/ndarray.ts';
 import { materializeTasks, runnableCount } from '../../src/graph/materialize.ts';
@@ -101,7 +101,8 @@ describe('matmul', () => {
     const outBlocks = at.numBlocks.reduce((p, n) => p * n, 1);
     expect(runnableCount(materializeTasks([at.layer]))).toBe(outBlocks);
     const t = new Float64Array(96);
-    for (let i = 0; i < 8; i++) for (let j = 0; j < 12; j++) t[j * 8 + i] = ad.data[i * 12 + j]!;
+    for (let i = 0; i < 8; i++)
+      for (let j = 0; j < 12; j++) t[j * 8 + i] = (ad.data as NumberArray)[i * 12 + j]!;
     const adT = new NDArray(t, [12, 8], 'float64');
     expectArray(await compute(at), denseMatmul(adT, ad, 'float64'), 1e-12);
   });

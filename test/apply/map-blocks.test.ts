@@ -5,6 +5,7 @@ import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { mapBlocks } from '../../src/apply/map-blocks.ts';
 import { compute } from '../../src/array/compute.ts';
+import type { NumberArray } from '../../src/array/dtype.ts';
 import { fromArray } from '../../src/array/from-array.ts';
 import { LazyArray } from '../../src/array/lazy-array.ts';
 import type { NDArray } from '../../src/array/ndarray.ts';
@@ -24,7 +25,7 @@ import {
 // Kernels are self-contained: they ship to workers by source.
 
 function twiceplusone(b: NDArray): Float64Array {
-  return Float64Array.from(b.data, (v) => 2 * v + 1);
+  return Float64Array.from(b.data as NumberArray, (v) => 2 * v + 1);
 }
 
 /** Each element becomes its flat position in the whole array (from blockInfo). */
@@ -55,19 +56,20 @@ function describeBlock(_b: NDArray, info: BlockInfo): number[] {
 function sumAxis1(b: NDArray): Float64Array {
   const [r, c] = b.shape as [number, number];
   const out = new Float64Array(r);
-  for (let i = 0; i < r; i++) for (let j = 0; j < c; j++) out[i]! += b.data[i * c + j]!;
+  for (let i = 0; i < r; i++)
+    for (let j = 0; j < c; j++) out[i]! += (b.data as NumberArray)[i * c + j]!;
   return out;
 }
 
 function blockSum(b: NDArray): number {
   let s = 0;
-  for (const v of b.data) s += v;
+  for (const v of b.data as NumberArray) s += v;
   return s;
 }
 
 function addRow(a: NDArray, row: NDArray): Float64Array {
   const n = row.size;
-  return Float64Array.from(a.data, (v, i) => v + row.data[i % n]!);
+  return Float64Array.from(a.data as NumberArray, (v, i) => v + (row.data as NumberArray)[i % n]!);
 }
 
 function wrongSize(b: NDArray): Float64Array {
@@ -75,7 +77,7 @@ function wrongSize(b: NDArray): Float64Array {
 }
 
 function withScalar(b: NDArray, k: number, kw: { add: number }): Float64Array {
-  return Float64Array.from(b.data, (v) => v * k + kw.add);
+  return Float64Array.from(b.data as NumberArray, (v) => v * k + kw.add);
 }
 
 describe('mapBlocks', () => {
@@ -85,7 +87,10 @@ describe('mapBlocks', () => {
         const dense = randomDense(shape, 'float64', seed);
         const y = mapBlocks(twiceplusone, fromArray(dense, { chunks }), { dtype: 'float64' });
         expect(y.chunks).toEqual(chunks);
-        expectArray(await compute(y), { shape, data: dense.data.map((v) => 2 * v + 1) });
+        expectArray(await compute(y), {
+          shape,
+          data: (dense.data as NumberArray).map((v) => 2 * v + 1),
+        });
       }),
       { numRuns: 30 },
     );
@@ -137,7 +142,10 @@ describe('mapBlocks', () => {
       newAxis: 0,
     });
     expect(y.chunks).toEqual([[1], [4, 2]]);
-    expectArray(await compute(y), { shape: [1, 6], data: a.data.map((v) => 2 * v + 1) });
+    expectArray(await compute(y), {
+      shape: [1, 6],
+      data: (a.data as NumberArray).map((v) => 2 * v + 1),
+    });
     const b = randomDense([4, 6], 'float64', 5);
     const z = mapBlocks(sumAxis1, fromArray(b, { chunks: [2, 3] }), {
       dtype: 'float64',
@@ -146,7 +154,7 @@ describe('mapBlocks', () => {
     });
     expect(z.chunks).toEqual([[2, 2], [1]]);
     const rows = Array.from({ length: 4 }, (_, i) =>
-      Array.from(b.data.slice(i * 6, i * 6 + 6)).reduce((s, v) => s + v, 0),
+      Array.from((b.data as NumberArray).slice(i * 6, i * 6 + 6)).reduce((s, v) => s + v, 0),
     );
     expectArray(await compute(z), { shape: [4, 1], data: rows }, 1e-12);
   });
@@ -178,7 +186,7 @@ describe('mapBlocks', () => {
     ]);
     expectArray(await compute(y), {
       shape: [4, 6],
-      data: a.data.map((v, i) => v + row.data[i % 6]!),
+      data: (a.data as NumberArray).map((v, i) => v + (row.data as NumberArray)[i % 6]!),
     });
   });
 
@@ -192,7 +200,7 @@ describe('mapBlocks', () => {
     expectArray(await compute(y), {
       dtype: 'int32',
       shape: [5],
-      data: a.data.map((v) => Math.trunc(v * 3 + 0.5)),
+      data: (a.data as NumberArray).map((v) => Math.trunc(v * 3 + 0.5)),
     });
   });
 
@@ -202,7 +210,10 @@ describe('mapBlocks', () => {
     const unknown = withChunks(x, [[null, null], [3]]);
     const y = mapBlocks(twiceplusone, unknown, { dtype: 'float64' });
     expect(y.chunks).toEqual([[null, null], [3]]);
-    expectArray(await compute(y), { shape: [5, 3], data: dense.data.map((v) => 2 * v + 1) });
+    expectArray(await compute(y), {
+      shape: [5, 3],
+      data: (dense.data as NumberArray).map((v) => 2 * v + 1),
+    });
     const z = mapBlocks(describeBlock, unknown, { dtype: 'float64', chunks: [[8, 8], [1]] });
     // chunkLocation (2), numChunks (2), input arrayLocation (4); unknown bounds read as -1
     expect((await compute(z)).toArray()).toEqual([

@@ -13,7 +13,7 @@ import {
   nansum,
   nanvar,
 } from '../../src/apply/nan-reductions.ts';
-import type { DType } from '../../src/array/dtype.ts';
+import type { DType, NumberArray } from '../../src/array/dtype.ts';
 import {
   astype,
   compute,
@@ -135,7 +135,7 @@ describe.each(['float64', 'float32', 'int32'] as DType[])('%s', (dtype) => {
         };
         const want = denseReduce(dense, axes, c.keepdims, 'int32', fold);
         const y = op(x, { axis, keepdims: c.keepdims, splitEvery: c.splitEvery });
-        if (Array.from(want.data).includes(-1)) {
+        if (Array.from(want.data as NumberArray).includes(-1)) {
           const err = await compute(y, SYNC).then(
             () => undefined,
             (e: unknown) => e,
@@ -167,7 +167,7 @@ describe('edges and errors', () => {
       nanvar(x, { axis: 1 }),
       SYNC,
     );
-    expect(got.map((g) => Array.from(g.data))).toEqual([
+    expect(got.map((g) => Array.from(g.data as NumberArray))).toEqual([
       [Number.NaN, 1],
       [Number.NaN, 2],
       [Number.NaN, 1.5],
@@ -190,7 +190,9 @@ describe('edges and errors', () => {
     );
     expect(isTesseraError((err as Error).cause, 'ValueError')).toBe(true);
     await expect(compute(nanargmax(x, { axis: 0 }), SYNC)).rejects.toThrow(/All-NaN slice/);
-    expect(Array.from((await compute(nanargmin(x.get('0:1')), SYNC)).data)).toEqual([1]);
+    expect(Array.from((await compute(nanargmin(x.get('0:1')), SYNC)).data as NumberArray)).toEqual([
+      1,
+    ]);
   });
 
   test('float16 takes the composed path: widened, reduced, rounded back', async () => {

@@ -4,6 +4,7 @@
 
 import fc from 'fast-check';
 import { afterAll, describe, expect, test, vi } from 'vitest';
+import type { NumberArray } from '../../src/array/dtype.ts';
 import { cStrides, shapeSize } from '../../src/array/ndarray.ts';
 import { materializeTasks, unravel } from '../../src/graph/materialize.ts';
 import {
@@ -154,7 +155,7 @@ describe('overlap', () => {
       [9, [9, 9, 0, 1, 2, 3, 4, 5, 2, 3, 4, 5, 6, 7, 9, 9]],
     ];
     for (const [b, want] of cases) {
-      expect(Array.from((await compute(overlap(x, 2, b), SYNC)).data)).toEqual(want);
+      expect(Array.from((await compute(overlap(x, 2, b), SYNC)).data as NumberArray)).toEqual(want);
     }
   });
 
@@ -194,11 +195,11 @@ describe('overlap', () => {
     const i = fromArray(new Int16Array([1, -2, 3, 4, 5]), { chunks: 2 });
     const yi = await compute(overlap(i, 1, -3), SYNC);
     expect(yi.dtype).toBe('int16');
-    expect(Array.from(yi.data)).toEqual([-3, 1, -2, 3, -2, 3, 4, 5, 4, 5, -3]);
+    expect(Array.from(yi.data as NumberArray)).toEqual([-3, 1, -2, 3, -2, 3, 4, 5, 4, 5, -3]);
     const b = fromArray(new Uint8Array([1, 0, 0]), { chunks: 2, dtype: 'bool' });
     const yb = await compute(overlap(b, 1, 'nearest'), SYNC);
     expect(yb.dtype).toBe('bool');
-    expect(Array.from(yb.data)).toEqual([1, 1, 0, 0, 0, 0, 0]);
+    expect(Array.from(yb.data as NumberArray)).toEqual([1, 1, 0, 0, 0, 0, 0]);
   });
 
   test('a depth above the smallest chunk rechunks, with a PerformanceWarning naming sizes', async () => {
@@ -269,7 +270,8 @@ function sum3(b: NDArray): Float64Array {
   for (let i = 0; i < r; i++) {
     for (let j = 0; j < c; j++) {
       let s = 0;
-      for (let k = i - 1; k <= i + 1; k++) if (k >= 0 && k < r) s += b.data[k * c + j]!;
+      for (let k = i - 1; k <= i + 1; k++)
+        if (k >= 0 && k < r) s += (b.data as NumberArray)[k * c + j]!;
       out[i * c + j] = s;
     }
   }
@@ -279,7 +281,8 @@ function sum3(b: NDArray): Float64Array {
 /** The same 3-point sum on the whole dense array, with a boundary value past the ends. */
 function denseSum3(x: NDArray, edge: (i: number, j: number) => number): Float64Array {
   const [r, c] = x.shape as [number, number];
-  const v = (i: number, j: number) => (i < 0 || i >= r ? edge(i, j) : x.data[i * c + j]!);
+  const v = (i: number, j: number) =>
+    i < 0 || i >= r ? edge(i, j) : (x.data[i * c + j] as number);
   const out = new Float64Array(r * c);
   for (let i = 0; i < r; i++) {
     for (let j = 0; j < c; j++) out[i * c + j] = v(i - 1, j) + v(i, j) + v(i + 1, j);
@@ -297,8 +300,8 @@ describe('mapOverlap', () => {
         const [r, cols] = c.shape as [number, number];
         const edges: [Boundary, (i: number, j: number) => number][] = [
           [0, () => 0],
-          ['nearest', (i, j) => dense.data[(i < 0 ? 0 : r - 1) * cols + j]!],
-          ['periodic', (i, j) => dense.data[(i < 0 ? r - 1 : 0) * cols + j]!],
+          ['nearest', (i, j) => (dense.data as NumberArray)[(i < 0 ? 0 : r - 1) * cols + j]!],
+          ['periodic', (i, j) => (dense.data as NumberArray)[(i < 0 ? r - 1 : 0) * cols + j]!],
         ];
         const warn = vi.spyOn(process, 'emitWarning').mockImplementation(() => {});
         for (const [b, edge] of edges) {
@@ -322,12 +325,13 @@ describe('mapOverlap', () => {
   test('trim: false keeps the extended blocks; kwargs reach the kernel', async () => {
     const x = arange(6, { chunks: 3, dtype: 'float64' });
     const y = mapOverlap(
-      (b: NDArray, k: { add: number }) => Float64Array.from(b.data, (v) => v + k.add),
+      (b: NDArray, k: { add: number }) =>
+        Float64Array.from(b.data as NumberArray, (v) => v + k.add),
       x,
       { depth: 1, boundary: 'reflect', trim: false, dtype: 'float64', kwargs: { add: 10 } },
     );
     expect(y.chunks).toEqual([[5, 5]]);
-    expect(Array.from((await compute(y, SYNC)).data)).toEqual([
+    expect(Array.from((await compute(y, SYNC)).data as NumberArray)).toEqual([
       10, 10, 11, 12, 13, 12, 13, 14, 15, 15,
     ]);
   });

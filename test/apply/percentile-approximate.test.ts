@@ -3,6 +3,7 @@
 
 import { afterAll, describe, expect, test } from 'vitest';
 import { nanquantile, percentile, quantile } from '../../src/apply/percentile.ts';
+import type { NumberArray } from '../../src/array/dtype.ts';
 import { materializeTasks } from '../../src/graph/materialize.ts';
 import { compute, fromArray, type NDArray, random, shutdown } from '../../src/index.ts';
 import { expectThrow } from '../helpers/expect-throw.ts';
@@ -43,7 +44,7 @@ describe('rank bound', () => {
       const [got, dense] = await compute(y, x, SYNC);
       qs.forEach((q, i) => {
         for (let r = 0; r < rows; r++) {
-          const v = got!.data[i * rows + r]!;
+          const v = got!.data[i * rows + r] as number;
           const [below, atMost] = ranks(dense!, r, v);
           expect(below).toBeLessThanOrEqual((q + eps) * n);
           expect(atMost).toBeGreaterThanOrEqual((q - eps) * n);
@@ -83,7 +84,7 @@ describe('exact while nothing is dropped', () => {
     );
     expect(Number.isNaN(p!.data[0]!)).toBe(true);
     expect(p!.data[1]).toBe(3.5);
-    expect(Array.from(n!.data)).toEqual([4, 3.5]);
+    expect(Array.from(n!.data as NumberArray)).toEqual([4, 3.5]);
   });
 });
 

@@ -11,6 +11,7 @@ import {
   type QuantileMethod,
   quantile,
 } from '../../src/apply/percentile.ts';
+import type { NumberArray } from '../../src/array/dtype.ts';
 import { QUANTILE_METHODS } from '../../src/backends/cpu-js/reduce/quantile-methods.ts';
 import { materializeTasks } from '../../src/graph/materialize.ts';
 import {
@@ -92,7 +93,7 @@ describe('NaN', () => {
       },
     );
     const [p, m] = await compute(nanpercentile(x, 50, { axis: 1 }), nanmedian(x), SYNC);
-    expect(Array.from(p!.data)).toEqual([3, 2]);
+    expect(Array.from(p!.data as NumberArray)).toEqual([3, 2]);
     expect(m!.data[0]).toBe(2.5);
   });
 });
@@ -151,7 +152,7 @@ describe('graph', () => {
       SYNC,
     );
     expect(r.shape).toEqual([2]);
-    expect(Array.from(r.data).every(Number.isNaN)).toBe(true);
+    expect(Array.from(r.data as NumberArray).every(Number.isNaN)).toBe(true);
   });
 });
 

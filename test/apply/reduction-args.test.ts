@@ -4,7 +4,7 @@
 import { describe, expect, test } from 'vitest';
 import { argmax, argmin } from '../../src/apply/reductions.ts';
 import { compute } from '../../src/array/compute.ts';
-import { type DType, typedArrayCtor } from '../../src/array/dtype.ts';
+import { type DType, type NumberArray, typedArrayCtor } from '../../src/array/dtype.ts';
 import { fromArray } from '../../src/array/from-array.ts';
 import { NDArray } from '../../src/array/ndarray.ts';
 import { isTesseraError } from '../../src/errors.ts';
@@ -76,7 +76,9 @@ describe('argmin / argmax specifics', () => {
     });
     expect((await compute(argmin(x, { splitEvery: 2 }))).data[0]).toBe(7);
     expect((await compute(argmax(x))).data[0]).toBe(5);
-    expect(Array.from((await compute(argmin(x, { axis: 0 }))).data)).toEqual([1, 2, 0]);
+    expect(Array.from((await compute(argmin(x, { axis: 0 }))).data as NumberArray)).toEqual([
+      1, 2, 0,
+    ]);
     const ties = fromArray(new Int32Array(12).fill(4), { chunks: 5 });
     expect((await compute(argmax(ties, { splitEvery: 2 }))).data[0]).toBe(0);
   });

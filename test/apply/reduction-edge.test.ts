@@ -15,7 +15,7 @@ import {
   variance,
 } from '../../src/apply/reductions.ts';
 import { compute } from '../../src/array/compute.ts';
-import type { DType } from '../../src/array/dtype.ts';
+import type { DType, NumberArray } from '../../src/array/dtype.ts';
 import { fromArray } from '../../src/array/from-array.ts';
 import { LazyArray } from '../../src/array/lazy-array.ts';
 import { NDArray, ndarray } from '../../src/array/ndarray.ts';
@@ -59,8 +59,8 @@ describe('empty arrays', () => {
   ] as const)('%o over zero elements', async (f, v) => {
     const y = await compute(f(empty, { axis: 0 }));
     expect(y.shape).toEqual([3]);
-    expect(Array.from(y.data)).toEqual([v, v, v]);
-    expect(Array.from((await compute(f(empty))).data)).toEqual([v]);
+    expect(Array.from(y.data as NumberArray)).toEqual([v, v, v]);
+    expect(Array.from((await compute(f(empty))).data as NumberArray)).toEqual([v]);
   });
 
   test('min and max of zero elements are ValueErrors at build time, quoting the axis', () => {
@@ -81,8 +81,10 @@ describe('empty arrays', () => {
         chunks: [[], [3]],
       }),
     );
-    expect(Array.from((await compute(sum(noBlocks, { axis: 0 }))).data)).toEqual([0, 0, 0]);
-    expect(Array.from((await compute(prod(noBlocks))).data)).toEqual([1]);
+    expect(Array.from((await compute(sum(noBlocks, { axis: 0 }))).data as NumberArray)).toEqual([
+      0, 0, 0,
+    ]);
+    expect(Array.from((await compute(prod(noBlocks))).data as NumberArray)).toEqual([1]);
   });
 
   test('a zero-length block between others adds nothing', async () => {

@@ -5,6 +5,7 @@ import { describe, expect, test } from 'vitest';
 import { add, multiply } from '../../src/apply/elementwise-arith.ts';
 import { argmax, mean, std, sum } from '../../src/apply/reductions.ts';
 import { compute } from '../../src/array/compute.ts';
+import type { NumberArray } from '../../src/array/dtype.ts';
 import { fromArray } from '../../src/array/from-array.ts';
 import type { LazyArray } from '../../src/array/lazy-array.ts';
 import { fuseLayers } from '../../src/graph/fuse.ts';
@@ -88,7 +89,7 @@ describe('reduction trees', () => {
     expect(runnableCount(unfused)).toBe(16 * 4 + 4 + 1);
     expect(runnableCount(fused)).toBe(16 + 4 + 1);
     let expected = 0;
-    for (const v of dense.data) expected += v * 2 + 1;
+    for (const v of dense.data as NumberArray) expected += v * 2 + 1;
     expect((await compute(y)).data[0]).toBeCloseTo(expected, 9);
   });
 });

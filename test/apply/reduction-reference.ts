@@ -1,7 +1,12 @@
 // Dense references for reductions: every output element folds the list of its input values,
 // gathered one multi-index at a time, so they share no code with the kernels.
 
-import { type DType, typedArrayCtor } from '../../src/array/dtype.ts';
+import {
+  type DType,
+  type NumberArray,
+  type TypedArray,
+  typedArrayCtor,
+} from '../../src/array/dtype.ts';
 import type { NDArray } from '../../src/array/ndarray.ts';
 
 /** One output element from its inputs (values and global flat indices, C order). */
@@ -14,7 +19,7 @@ export function denseReduce(
   keepdims: boolean,
   dtype: DType,
   fold: Fold,
-): { dtype: DType; shape: number[]; data: ArrayLike<number> } {
+): { dtype: DType; shape: number[]; data: TypedArray } {
   const kept = x.shape.flatMap((n, ax) => (axes.includes(ax) ? [] : [n]));
   const buckets = new Map<number, { v: number[]; f: number[] }>();
   const outSize = kept.reduce((a, b) => a * b, 1);
@@ -24,7 +29,7 @@ export function denseReduce(
     let o = 0;
     for (let ax = 0; ax < x.ndim; ax++) if (!axes.includes(ax)) o = o * x.shape[ax]! + idx[ax]!;
     const b = buckets.get(o)!;
-    b.v.push(x.data[flat]!);
+    b.v.push((x.data as NumberArray)[flat]!);
     b.f.push(flat);
     for (let ax = x.ndim - 1; ax >= 0; ax--) {
       if (++idx[ax]! < x.shape[ax]!) break;
@@ -35,7 +40,10 @@ export function denseReduce(
   for (let o = 0; o < outSize; o++) {
     const { v, f } = buckets.get(o)!;
     const r = fold(v, f);
-    data[o] = dtype === 'bool' ? (r !== 0 ? 1 : 0) : r;
+    // int64/uint64 storage takes BigInts (a number result is an exact integer there)
+    const big = data instanceof BigInt64Array || data instanceof BigUint64Array;
+    (data as unknown as unknown[])[o] =
+      dtype === 'bool' ? (r !== 0 ? 1 : 0) : big && typeof r === 'number' ? BigInt(r) : r;
   }
   const shape = keepdims ? x.shape.map((n, ax) => (axes.includes(ax) ? 1 : n)) : kept;
   return { dtype, shape, data };
@@ -56,7 +64,9 @@ const gt = (a: number, b: number): boolean => a > b || (Number.isNaN(a) && !Numb
 export const folds = {
   sum: (v: number[]) => v.reduce((a, b) => a + b, 0),
   prodFloat: (v: number[]) => v.reduce((a, b) => a * b, 1),
-  prodInt: (v: number[]) => v.reduce((a, b) => Math.imul(a, b), 1),
+  // int64 products modulo 2^64 (a BigInt where a number could not hold it exactly)
+  prodInt: (v: number[]) =>
+    v.reduce((a, b) => BigInt.asIntN(64, a * BigInt(b)), 1n) as unknown as number,
   min: (v: number[]) => v.reduce((a, b) => (lt(b, a) ? b : a)),
   max: (v: number[]) => v.reduce((a, b) => (gt(b, a) ? b : a)),
   any: (v: number[]) => (v.some((e) => e !== 0) ? 1 : 0),

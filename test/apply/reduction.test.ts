@@ -15,7 +15,7 @@ import {
   variance,
 } from '../../src/apply/reductions.ts';
 import { compute } from '../../src/array/compute.ts';
-import type { DType } from '../../src/array/dtype.ts';
+import type { DType, NumberArray } from '../../src/array/dtype.ts';
 import type { ArrayLike } from '../../src/array/from-array.ts';
 import { fromArray } from '../../src/array/from-array.ts';
 import type { LazyArray } from '../../src/array/lazy-array.ts';
@@ -97,13 +97,15 @@ const intSum: Record<DType, DType> = {
   float64: 'float64',
   float32: 'float32',
   float16: 'float16',
-  int32: 'int32',
-  int16: 'int32',
-  int8: 'int32',
-  uint32: 'uint32',
-  uint16: 'uint32',
-  uint8: 'uint32',
-  bool: 'int32',
+  int64: 'int64',
+  int32: 'int64',
+  int16: 'int64',
+  int8: 'int64',
+  uint64: 'uint64',
+  uint32: 'uint64',
+  uint16: 'uint64',
+  uint8: 'uint64',
+  bool: 'int64',
 };
 const floatOf = (d: DType): DType => (d === 'float32' || d === 'float64' ? d : 'float64');
 const tol = (d: DType): number => (d === 'float32' ? 1e-5 : 1e-9);
@@ -186,7 +188,7 @@ describe('numerics', () => {
     for (const v of data) ss += (v - 1e8 - m) ** 2;
     const expected = Math.sqrt(ss / n);
     for (const chunks of [1000, 7919, n]) {
-      const got = (await compute(std(fromArray(data, { chunks })))).data[0]!;
+      const got = (await compute(std(fromArray(data, { chunks })))).data[0] as number;
       expect(Math.abs(got - expected) / expected).toBeLessThan(1e-6);
     }
   });
@@ -197,9 +199,11 @@ describe('numerics', () => {
     expect(got).toBe(Math.fround(Math.fround(0.1) * 1_000_001));
   });
 
-  test('int32 sums wrap around like NumPy', async () => {
+  test('int32 sums accumulate in int64, as NumPy and the Array API (no wrap at 32 bits)', async () => {
     const data = new Int32Array([2 ** 31 - 1, 1, 5]);
-    expect((await compute(sum(fromArray(data, { chunks: 1 })))).data[0]).toBe(-(2 ** 31) + 5);
+    const s = await compute(sum(fromArray(data, { chunks: 1 })));
+    expect(s.dtype).toBe('int64');
+    expect(s.data[0]).toBe(2n ** 31n + 5n);
   });
 
   test('NaN propagates through min and max; any treats NaN as true', async () => {
@@ -207,8 +211,15 @@ describe('numerics', () => {
       shape: [2, 3],
       chunks: 1,
     });
-    expect(Array.from((await compute(min(x, { axis: 1 }))).data)).toEqual([Number.NaN, 0]);
-    expect(Array.from((await compute(max(x, { axis: 0 }))).data)).toEqual([3, Number.NaN, 2]);
+    expect(Array.from((await compute(min(x, { axis: 1 }))).data as NumberArray)).toEqual([
+      Number.NaN,
+      0,
+    ]);
+    expect(Array.from((await compute(max(x, { axis: 0 }))).data as NumberArray)).toEqual([
+      3,
+      Number.NaN,
+      2,
+    ]);
     expect((await compute(min(x))).data[0]).toBeNaN();
     const nan = fromArray(new Float64Array([0, Number.NaN]));
     expect((await compute(any(nan))).data[0]).toBe(1);

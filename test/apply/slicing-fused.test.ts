@@ -5,6 +5,7 @@
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { getitem } from '../../src/apply/slicing.ts';
+import type { NumberArray } from '../../src/array/dtype.ts';
 import { NDArray } from '../../src/array/ndarray.ts';
 import type { IndexItem } from '../../src/chunking/parse-index.ts';
 import { fuseLayers } from '../../src/graph/fuse.ts';
@@ -59,7 +60,7 @@ describe('slices with negative steps feeding a consumer', () => {
         const want = denseGet(dense, index);
         const got = await compute(getitem(x!, index).mul(2).add(1), SYNC);
         const ref = new NDArray(
-          Float32Array.from(want.data, (v) => v * 2 + 1),
+          Float32Array.from(want.data as NumberArray, (v) => v * 2 + 1),
           want.shape,
           'float32',
         );

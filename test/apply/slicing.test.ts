@@ -6,6 +6,7 @@ import { describe, expect, test } from 'vitest';
 import { getIndex } from '../../src/apply/indexing.ts';
 import { getitem } from '../../src/apply/slicing.ts';
 import { compute } from '../../src/array/compute.ts';
+import type { NumberArray } from '../../src/array/dtype.ts';
 import { fromArray } from '../../src/array/from-array.ts';
 import type { IndexItem } from '../../src/chunking/parse-index.ts';
 import { materializeTasks, runnableCount } from '../../src/graph/materialize.ts';
@@ -85,7 +86,7 @@ describe('getitem', () => {
     expect((await compute(y)).data[0]).toBe(dense.data[11]);
     const s = getitem(y, [null, '...']);
     expect(s.shape).toEqual([1]);
-    expect(Array.from((await compute(s)).data)).toEqual([dense.data[11]]);
+    expect(Array.from((await compute(s)).data as NumberArray)).toEqual([dense.data[11]]);
   });
 
   test('a full index returns x itself', () => {

@@ -5,6 +5,7 @@ import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { take } from '../../src/apply/take.ts';
 import { compute } from '../../src/array/compute.ts';
+import type { NumberArray } from '../../src/array/dtype.ts';
 import { fromArray } from '../../src/array/from-array.ts';
 import { ndarray } from '../../src/array/ndarray.ts';
 import { materializeTasks, runnableCount } from '../../src/graph/materialize.ts';
@@ -48,7 +49,7 @@ describe('take', () => {
     );
     const y = take(x, [7, -1, 0, 7, 3, 3, 9]);
     expect(y.chunks).toEqual([[4, 3]]);
-    expect(Array.from((await compute(y)).data)).toEqual([70, 90, 0, 70, 30, 30, 90]);
+    expect(Array.from((await compute(y)).data as NumberArray)).toEqual([70, 90, 0, 70, 30, 30, 90]);
   });
 
   test('Int32Array and int NDArray indices', async () => {

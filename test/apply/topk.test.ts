@@ -2,7 +2,7 @@
 // (negative too); the tree's task counts; errors.
 
 import { afterAll, describe, expect, test } from 'vitest';
-import type { DType } from '../../src/array/dtype.ts';
+import type { DType, TypedArray } from '../../src/array/dtype.ts';
 import { cStrides, shapeSize } from '../../src/array/ndarray.ts';
 import { materializeTasks } from '../../src/graph/materialize.ts';
 import { arange, argtopk, compute, fromArray, shutdown, topk } from '../../src/index.ts';
@@ -13,7 +13,11 @@ afterAll(() => shutdown());
 const SYNC = { scheduler: 'sync' } as const;
 
 /** Dense top-k along `axis`: per lane, indices sorted by value (NaN largest), ties by index. */
-function reference(x: { shape: number[]; data: ArrayLike<number> }, k: number, axis: number) {
+function reference(
+  x: { shape: number[]; data: ArrayLike<number> | TypedArray },
+  k: number,
+  axis: number,
+) {
   const n = x.shape[axis]!;
   const st = cStrides(x.shape);
   const m = Math.abs(k);
@@ -36,13 +40,13 @@ function reference(x: { shape: number[]; data: ArrayLike<number> }, k: number, a
     }
     const key = (v: number) => (Number.isNaN(v) ? Number.POSITIVE_INFINITY : v);
     const order = Array.from({ length: n }, (_, i) => i).sort((a, b) => {
-      const va = key(x.data[base + a * st[axis]!]!);
-      const vb = key(x.data[base + b * st[axis]!]!);
+      const va = key(x.data[base + a * st[axis]!] as number);
+      const vb = key(x.data[base + b * st[axis]!] as number);
       if (va !== vb) return k > 0 ? vb - va : va - vb;
       return a - b;
     });
     for (let j = 0; j < m; j++) {
-      values[obase + j * ost[axis]!] = x.data[base + order[j]! * st[axis]!]!;
+      values[obase + j * ost[axis]!] = x.data[base + order[j]! * st[axis]!] as number;
       indices[obase + j * ost[axis]!] = order[j]!;
     }
   }

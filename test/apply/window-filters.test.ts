@@ -3,7 +3,7 @@
 
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
-import type { DType } from '../../src/array/dtype.ts';
+import type { DType, NumberArray } from '../../src/array/dtype.ts';
 import { shapeSize } from '../../src/array/ndarray.ts';
 import { materializeTasks } from '../../src/graph/materialize.ts';
 import {
@@ -94,9 +94,9 @@ describe('window filters', () => {
     const k = ndarray([1, 2, 3], [3]);
     const a = await compute(convolve(x, k, { mode: 'mirror' }), SYNC);
     const b = await compute(convolve(x, [1, 2, 3], { mode: 'mirror' }), SYNC);
-    expect(Array.from(a.data)).toEqual(Array.from(b.data));
+    expect(Array.from(a.data as NumberArray)).toEqual(Array.from(b.data as NumberArray));
     // a mirror-mode uniform filter of size 3 at the edge: (x1 + x0 + x1) / 3
-    const d = (await compute(x, SYNC)).data;
+    const d = (await compute(x, SYNC)).data as NumberArray;
     const u = await compute(uniformFilter(x, 3, { mode: 'mirror' }), SYNC);
     expect(u.data[0]).toBeCloseTo((2 * d[1]! + d[0]!) / 3, 12);
     const g = await compute(gaussianFilter(x, 1, { mode: 'mirror', truncate: 1 }), SYNC);

@@ -4,6 +4,7 @@
 
 import fc from 'fast-check';
 import { afterAll, describe, expect, test } from 'vitest';
+import type { NumberArray } from '../../src/array/dtype.ts';
 import { compute, fromArray, NDArray, ones, shutdown, ValueError, zoom } from '../../src/index.ts';
 import { rng } from '../helpers/reference.ts';
 
@@ -114,8 +115,8 @@ describe('against the dense reference', () => {
       for (const v of out.data) expect(v).toBeCloseTo(1, 12);
     }
     const x = fromArray(volume([5, 6], 3), { chunks: 2 });
-    expect(Array.from((await compute(zoom(x, 1), SYNC)).data)).toEqual(
-      Array.from((await compute(x, SYNC)).data),
+    expect(Array.from((await compute(zoom(x, 1), SYNC)).data as NumberArray)).toEqual(
+      Array.from((await compute(x, SYNC)).data as NumberArray),
     );
   });
 
@@ -123,7 +124,7 @@ describe('against the dense reference', () => {
     const x = fromArray(volume([16, 16, 16], 9), { chunks: 4 });
     const y = zoom(x, 2, { order: 3 });
     const [a, b] = [await compute(y, SYNC), await compute(y)];
-    expect(Array.from(b.data)).toEqual(Array.from(a.data));
+    expect(Array.from(b.data as NumberArray)).toEqual(Array.from(a.data as NumberArray));
     expect(y.chunks.map((c) => Math.max(...c.map(Number)))).toEqual([8, 8, 8]);
   });
 });

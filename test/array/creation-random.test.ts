@@ -4,7 +4,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { compute } from '../../src/array/compute.ts';
-import type { DType } from '../../src/array/dtype.ts';
+import type { DType, NumberArray } from '../../src/array/dtype.ts';
 import { normal, random, uniform } from '../../src/array/random.ts';
 import { arbShapeAndChunks, randomAxisChunks, rng } from '../helpers/reference.ts';
 
@@ -66,7 +66,7 @@ describe('random.uniform', () => {
       let min = Infinity;
       let max = -Infinity;
       let sum = 0;
-      for (const v of x.data) {
+      for (const v of x.data as NumberArray) {
         min = Math.min(min, v);
         max = Math.max(max, v);
         sum += v;
@@ -82,7 +82,7 @@ describe('random.uniform', () => {
     const x = await compute(
       uniform([20_000], { seed: 3, low: 9999, high: 10000, dtype: 'float32' }),
     );
-    expect(Math.max(...x.data)).toBeLessThan(10000);
+    expect(Math.max(...(x.data as NumberArray))).toBeLessThan(10000);
   });
 
   it('low === high gives low', async () => {
@@ -123,10 +123,10 @@ describe('random.normal', () => {
   it('has the requested mean and std on 100k samples', async () => {
     const x = await compute(random.normal([100_000], { seed: 5, mean: 3, std: 2, chunks: 33_333 }));
     let sum = 0;
-    for (const v of x.data) sum += v;
+    for (const v of x.data as NumberArray) sum += v;
     const mean = sum / x.size;
     let ss = 0;
-    for (const v of x.data) ss += (v - mean) ** 2;
+    for (const v of x.data as NumberArray) ss += (v - mean) ** 2;
     const std = Math.sqrt(ss / x.size);
     expect(Math.abs(mean - 3)).toBeLessThan(0.03);
     expect(Math.abs(std - 2)).toBeLessThan(0.03);

@@ -3,6 +3,7 @@
 // or read by other outputs still right, bounded live chunks, and bad blocks still fail.
 
 import { afterAll, describe, expect, test } from 'vitest';
+import type { NumberArray } from '../../src/array/dtype.ts';
 import { OutputSink } from '../../src/array/output-sink.ts';
 import { compute, fromArray, ndarray, type RunStats, shutdown } from '../../src/index.ts';
 import { expectArray, randomDense } from '../helpers/reference.ts';
@@ -25,14 +26,15 @@ describe('output blocks copied into the result as they finish', () => {
         },
       });
       const want = ndarray(
-        dense.data.map((v) => v * 2 + 1),
+        (dense.data as NumberArray).map((v) => v * 2 + 1),
         [37, 23],
       );
       expectArray(a, want, 0);
       expectArray(b, want, 0);
       expect(a).not.toBe(b);
       const sums = new Float64Array(23);
-      for (let i = 0; i < 37; i++) for (let j = 0; j < 23; j++) sums[j]! += want.data[i * 23 + j]!;
+      for (let i = 0; i < 37; i++)
+        for (let j = 0; j < 23; j++) sums[j]! += (want.data as NumberArray)[i * 23 + j]!;
       expectArray(s, ndarray(sums, [23]), 1e-12);
       // y's 25 blocks were read by the sum and copied into both results, the sum's into its own
       expect(stats!.liveChunksAtEnd).toBe(0);

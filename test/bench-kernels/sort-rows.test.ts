@@ -7,6 +7,7 @@ import { RadixScratch, radixSortFloat64 } from '../../bench/kernels/radix-sort-f
 import { sortKernels, sortRowsNative, sortRowsRadix } from '../../bench/kernels/sort-rows.ts';
 import { lazyApply } from '../../src/apply/lazy-apply.ts';
 import { compute } from '../../src/array/compute.ts';
+import type { NumberArray } from '../../src/array/dtype.ts';
 import { fromArray } from '../../src/array/from-array.ts';
 import { NDArray } from '../../src/array/ndarray.ts';
 import { rng } from '../helpers/reference.ts';
@@ -121,7 +122,7 @@ describe('row kernels', () => {
 
   test('sortRowsRadix on int32 falls back to TypedArray sort', () => {
     const ints = new NDArray(Int32Array.from([5, -2, 9, 0, 3, 3]), [2, 3], 'int32');
-    expect(Array.from(sortRowsRadix(ints).data)).toEqual([-2, 5, 9, 0, 3, 3]);
+    expect(Array.from(sortRowsRadix(ints).data as NumberArray)).toEqual([-2, 5, 9, 0, 3, 3]);
   });
 
   test('through lazyApply on worker threads', async () => {

@@ -3,6 +3,7 @@
 
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, describe, expect, test } from 'vitest';
+import type { NumberArray } from '../../src/array/dtype.ts';
 import { guardsDisabled, guardTransfer, readAllowTransfer } from '../../src/devices/guards.ts';
 import { probeGpu } from '../../src/devices/probe.ts';
 import {
@@ -109,7 +110,7 @@ describe('the host device', () => {
     const outside = zeros([4, 4], { chunks: 2 });
     expect(inside.device).toBe('cpu');
     expect(inside.name).toBe(outside.name);
-    expect(Array.from((await compute(inside)).data)).toEqual(new Array(16).fill(0));
+    expect(Array.from((await compute(inside)).data as NumberArray)).toEqual(new Array(16).fill(0));
   });
 
   test('withDevice returns what fn returns and rethrows what it throws', () => {
@@ -129,8 +130,12 @@ describe('the host device', () => {
     );
     expect(isTesseraError(e, 'ValueError')).toBe(true);
     expect((e as Error).message).toMatch(/^compute: allowTransfer .+ must be a boolean/);
-    expect(Array.from((await compute(x, { allowTransfer: false })).data)).toEqual([1, 1, 1]);
-    expect(Array.from((await compute(x, { allowTransfer: true })).data)).toEqual([1, 1, 1]);
+    expect(Array.from((await compute(x, { allowTransfer: false })).data as NumberArray)).toEqual([
+      1, 1, 1,
+    ]);
+    expect(Array.from((await compute(x, { allowTransfer: true })).data as NumberArray)).toEqual([
+      1, 1, 1,
+    ]);
   });
 });
 

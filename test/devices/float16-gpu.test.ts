@@ -3,6 +3,7 @@
 // matmul widen to float32 on the device and round once. Needs a WebGPU adapter.
 
 import { afterAll, describe, expect, test } from 'vitest';
+import type { NumberArray } from '../../src/array/dtype.ts';
 import { float16Bits, float16Value } from '../../src/array/float16.ts';
 import { checkDeviceDType } from '../../src/devices/device-scope.ts';
 import {
@@ -47,7 +48,7 @@ async function agree(x: LazyArray, build: (a: LazyArray) => LazyArray, ulps: num
   const [g, c] = [await compute(onGpu, { allowTransfer: true }), await compute(build(x))];
   expect(g.dtype).toBe(c.dtype);
   expect(g.shape).toEqual(c.shape);
-  const [gv, cv] = [values(g.data), values(c.data)];
+  const [gv, cv] = [values(g.data as NumberArray), values(c.data as NumberArray)];
   const bad = cv.flatMap((w, i) => (near16(gv[i]!, w, ulps) ? [] : [[i, gv[i], w]]));
   expect(bad).toEqual([]);
 }
@@ -67,7 +68,7 @@ describe.runIf(hasGpu)('float16 on the GPU', () => {
     const back = toDevice(toDevice(x, 'gpu'), 'cpu');
     const [got, want] = [await compute(back, { allowTransfer: true }), await compute(x)];
     expect(got.dtype).toBe('float16');
-    expect(Array.from(got.data)).toEqual(Array.from(want.data));
+    expect(Array.from(got.data as NumberArray)).toEqual(Array.from(want.data as NumberArray));
   });
 
   test.each<[string, (a: LazyArray) => LazyArray]>([
@@ -104,7 +105,7 @@ describe.runIf(hasGpu)('float16 on the GPU', () => {
     const [g, c] = [await compute(onGpu, { allowTransfer: true }), await compute(f(x))];
     expect(g.dtype).toBe(c.dtype);
     expect(g.shape).toEqual(c.shape);
-    expect(Array.from(g.data)).toEqual(Array.from(c.data));
+    expect(Array.from(g.data as NumberArray)).toEqual(Array.from(c.data as NumberArray));
   });
 
   test('sum and max over an axis, and matmul, run on the device in float32', async () => {
@@ -114,8 +115,8 @@ describe.runIf(hasGpu)('float16 on the GPU', () => {
     const onGpu = matmul(toDevice(x, 'gpu'), toDevice(w, 'gpu'));
     expect(onGpu.dtype).toBe('float16');
     const [g, c] = [await compute(onGpu, { allowTransfer: true }), await compute(matmul(x, w))];
-    const bad = values(c.data).flatMap((v, i) =>
-      near16(values(g.data)[i]!, v, 1) ? [] : [[i, v]],
+    const bad = values(c.data as NumberArray).flatMap((v, i) =>
+      near16(values(g.data as NumberArray)[i]!, v, 1) ? [] : [[i, v]],
     );
     expect(bad).toEqual([]);
   });

@@ -3,6 +3,7 @@
 // any task runs), and run with the right values when allowed. Needs a WebGPU adapter.
 
 import { afterAll, describe, expect, test } from 'vitest';
+import type { NumberArray } from '../../src/array/dtype.ts';
 import {
   blockwise,
   compute,
@@ -121,7 +122,7 @@ describe.runIf(hasGpu)('GPU arrays and compute', () => {
     expect(got).toBeInstanceOf(NDArray);
     expect(got.shape).toEqual([6, 8]);
     expect(got.dtype).toBe('float32');
-    expect(Array.from(got.data)).toEqual(Array.from(data));
+    expect(Array.from(got.data as NumberArray)).toEqual(Array.from(data));
     const y = await compute(g.mul(2).add(1), { allowTransfer: true });
     expectClose(y.data, (await compute(host().mul(2).add(1))).data);
   });
@@ -270,7 +271,7 @@ describe.runIf(hasGpu)('ops the GPU lacks', () => {
     expectClose((await compute(c)).data, (await compute(cumsum(host(), { axis: 0 }))).data);
     const got = await compute(f64);
     expect(got.dtype).toBe('float64');
-    expect(Array.from(got.data)).toEqual(Array.from(data));
+    expect(Array.from(got.data as NumberArray)).toEqual(Array.from(data));
   });
 });
 

@@ -3,6 +3,7 @@
 // is held in a GPU buffer until both reductions read it); device bytes stay bounded.
 
 import { afterAll, describe, expect, test } from 'vitest';
+import type { NumberArray } from '../../src/array/dtype.ts';
 import { compute, type RunStats, random, shutdown, withDevice } from '../../src/index.ts';
 import { announceTier, hasGpu } from './tier.ts';
 
@@ -26,7 +27,7 @@ describe.skipIf(!hasGpu)('bounded device memory', () => {
         stats = st;
       },
     });
-    expect(s!.data[0]! / n).toBeCloseTo(2, 3);
+    expect((s!.data as NumberArray)[0]! / n).toBeCloseTo(2, 3);
     expect(m!.data[0]).toBeLessThanOrEqual(3);
     // the limit holds new blocks back; what is in flight when it is reached may overshoot it
     expect(stats!.peakDeviceBytes).toBeGreaterThan(0);

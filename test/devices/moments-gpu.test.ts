@@ -2,6 +2,7 @@
 // CPU's one-pass merge within float32 tolerance, over any axes and corrections.
 
 import { afterAll, describe, expect, test } from 'vitest';
+import type { NumberArray } from '../../src/array/dtype.ts';
 import { compute, fromArray, random, shutdown, toDevice } from '../../src/index.ts';
 import { announceTier, expectClose, hasGpu } from './tier.ts';
 
@@ -65,7 +66,7 @@ describe.skipIf(!hasGpu)('argmin and argmax on the GPU', () => {
         expect(g.dtype).toBe('int32');
         const [got, want] = [await compute(toDevice(g, 'cpu')), await compute(a[fn](opts))];
         expect(got.shape).toEqual(want.shape);
-        expect(Array.from(got.data)).toEqual(Array.from(want.data));
+        expect(Array.from(got.data as NumberArray)).toEqual(Array.from(want.data as NumberArray));
       }
     },
     60_000,

@@ -3,6 +3,7 @@
 // WebGPU adapter.
 
 import { afterAll, describe, expect, test } from 'vitest';
+import type { NumberArray } from '../../src/array/dtype.ts';
 import { gpuClient } from '../../src/devices/gpu-clients.ts';
 import {
   compute,
@@ -55,7 +56,7 @@ describe.runIf(hasGpu)('device memory', () => {
     const g = toDevice(ones([64, 64], { chunks: 32, dtype: 'float32' }), 'gpu').mul(3);
     let stats: RunStats | undefined;
     const r = await compute(g, { allowTransfer: true, onStats: (s) => (stats = s) });
-    expect(Array.from(r.data).every((v) => v === 3)).toBe(true);
+    expect(Array.from(r.data as NumberArray).every((v) => v === 3)).toBe(true);
     expect(stats!.peakDeviceBytes).toBeGreaterThan(0);
     expect(stats!.peakDeviceBytes).toBeGreaterThanOrEqual(32 * 32 * 4);
     expect(stats!.tasksRun).toBeGreaterThan(0);
@@ -100,9 +101,9 @@ const small = () => toDevice(ones([8], { chunks: 2, dtype: 'float32' }), 'gpu').
 describe.runIf(hasGpu)('a crashed GPU worker', () => {
   test('crashing during a compute gives WorkerCrashedError; the next compute works', async () => {
     // open the worker first, so that the crash lands while tasks are in flight
-    expect(Array.from((await compute(small(), { allowTransfer: true })).data)).toEqual(
-      new Array(8).fill(2),
-    );
+    expect(
+      Array.from((await compute(small(), { allowTransfer: true })).data as NumberArray),
+    ).toEqual(new Array(8).fill(2));
     const client = await gpuClient('gpu');
     const y = withDevice('gpu', () =>
       random.uniform([64 * 65536], { chunks: 65536, dtype: 'float32', seed: 2 }),
@@ -117,7 +118,7 @@ describe.runIf(hasGpu)('a crashed GPU worker', () => {
     expect(isTesseraError(e, 'WorkerCrashedError')).toBe(true);
     expect(client.crashed).toBe(true);
     const again = await compute(small(), { allowTransfer: true });
-    expect(Array.from(again.data)).toEqual(new Array(8).fill(2));
+    expect(Array.from(again.data as NumberArray)).toEqual(new Array(8).fill(2));
     const fresh = await gpuClient('gpu');
     expect(fresh).not.toBe(client);
     expect(fresh.crashed).toBe(false);
@@ -129,7 +130,7 @@ describe.runIf(hasGpu)('a crashed GPU worker', () => {
     expect(e).toBeInstanceOf(WorkerCrashedError);
     expect(client.crashed).toBe(true);
     const r = await compute(small().mul(3), { allowTransfer: true });
-    expect(Array.from(r.data)).toEqual(new Array(8).fill(6));
+    expect(Array.from(r.data as NumberArray)).toEqual(new Array(8).fill(6));
     expect(await gpuClient('gpu')).not.toBe(client);
   }, 60_000);
 

@@ -5,6 +5,7 @@
 
 import fc from 'fast-check';
 import { afterAll, describe, expect, test } from 'vitest';
+import type { NumberArray } from '../../src/array/dtype.ts';
 import { fuseLayers } from '../../src/graph/fuse.ts';
 import { materializeTasks, runnableCount } from '../../src/graph/materialize.ts';
 import {
@@ -275,7 +276,7 @@ describe.runIf(hasGpu)('withDevice creation', () => {
     expect(onCpu!.device).toBe('cpu');
     expect(again!.device).toBe('gpu');
     expect(ones([4], { dtype: 'float32' }).device).toBe('cpu');
-    expect(Array.from((await compute(onCpu!)).data)).toEqual([1, 1, 1, 1]);
+    expect(Array.from((await compute(onCpu!)).data as NumberArray)).toEqual([1, 1, 1, 1]);
   });
 
   test('the scope holds across awaits inside fn and is gone after a throw', async () => {

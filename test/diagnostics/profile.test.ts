@@ -5,6 +5,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
+import type { NumberArray } from '../../src/array/dtype.ts';
 import { fuseLayers } from '../../src/graph/fuse.ts';
 import { materializeTasks, runnableCount, taskKey } from '../../src/graph/materialize.ts';
 import {
@@ -101,7 +102,9 @@ describe("'sync'", () => {
   test('the result is the same with and without a profile', async () => {
     const plain = await compute(y, { scheduler: 'sync' });
     const withProfile = await compute(y, { scheduler: 'sync', profile: join(dir, 'r2.html') });
-    expect(Array.from(withProfile.data)).toEqual(Array.from(plain.data));
+    expect(Array.from(withProfile.data as NumberArray)).toEqual(
+      Array.from(plain.data as NumberArray),
+    );
   });
 });
 

@@ -3,6 +3,8 @@
 
 import fc from 'fast-check';
 import { afterAll, afterEach, beforeEach, describe, expect, test } from 'vitest';
+import type { NumberArray } from '../../src/array/dtype.ts';
+import type { NDArray } from '../../src/array/ndarray.ts';
 import { knownOperations } from '../../src/dispatch/default.ts';
 import {
   add,
@@ -25,6 +27,8 @@ import { arbShapeAndChunks, randomDense } from '../helpers/reference.ts';
 
 const fixture = (file: string): string => new URL(`../fixtures/${file}`, import.meta.url).href;
 // what test/fixtures/backend-offset.ts adds (not imported here: that would load it on this thread)
+/** The stored elements as plain numbers (what Array.from(data) gave before int64). */
+const raw = (a: NDArray): number[] => Array.from(a.data as NumberArray);
 const OFFSET = 1000;
 const REC = 'bk-rec';
 const OFF = 'bk-off';
@@ -118,7 +122,7 @@ describe('lazy loading', () => {
     const y = add(base, 1, { backend: OFF });
     const out = await compute(y, threads);
     // the offset shows the backend's kernel ran …
-    expect(out.data[0]).toBe(data.data[0]! + 1 + OFFSET);
+    expect(out.data[0]).toBe((data.data as NumberArray)[0]! + 1 + OFFSET);
     // … and this thread imported nothing more
     expect(g.__tesseraOffsetImports).toBeUndefined();
   });
@@ -139,7 +143,7 @@ describe("the chosen backend's kernels run its tasks", () => {
       const y = multiply(add(base, 1, { backend: OFF }), 2);
       const out = await compute(y, opts);
       for (let i = 0; i < data.size; i++)
-        expect(out.data[i]).toBe((data.data[i]! + 1 + OFFSET) * 2);
+        expect(out.data[i]).toBe(((data.data as NumberArray)[i]! + 1 + OFFSET) * 2);
     },
   );
 
@@ -165,7 +169,8 @@ describe("the chosen backend's kernels run its tasks", () => {
     '%s: add on a fromArray source (no ew-view) runs the backend kernel',
     async (_, opts) => {
       const out = await compute(add(src, 1, { backend: OFF }), opts);
-      for (let i = 0; i < data.size; i++) expect(out.data[i]).toBe(data.data[i]! + 1 + OFFSET);
+      for (let i = 0; i < data.size; i++)
+        expect(out.data[i]).toBe((data.data as NumberArray)[i]! + 1 + OFFSET);
     },
   );
 
@@ -198,7 +203,7 @@ describe("the chosen backend's kernels run its tasks", () => {
     const y = add(src, 1, { backend: FOLD });
     const out = await compute(y, sync);
     expect(new Set(recorded()!.calls)).toEqual(new Set(['ew-view']));
-    expect(Array.from(out.data)).toEqual(Array.from((await compute(add(src, 1), sync)).data));
+    expect(raw(out)).toEqual(raw(await compute(add(src, 1), sync)));
     recorded()!.calls = [];
     const s = sum(add(src, 1, { backend: FOLD }), { backend: FOLD });
     const total = await compute(s, sync);
@@ -213,7 +218,8 @@ describe("the chosen backend's kernels run its tasks", () => {
     '%s: a backend listing ew-reduce but not ew-view runs its own ew next to a source',
     async (_, opts) => {
       const out = await compute(add(src, 1, { backend: OFF_HALF }), opts);
-      for (let i = 0; i < data.size; i++) expect(out.data[i]).toBe(data.data[i]! + 1 + OFFSET);
+      for (let i = 0; i < data.size; i++)
+        expect(out.data[i]).toBe((data.data as NumberArray)[i]! + 1 + OFFSET);
     },
   );
 
@@ -225,7 +231,8 @@ describe("the chosen backend's kernels run its tasks", () => {
 
   test('a backend listing ew-reduce but not ew-view: its ew runs next to a cpu-js layer', async () => {
     const out = await compute(add(base, 1, { backend: OFF_HALF }), sync);
-    for (let i = 0; i < data.size; i++) expect(out.data[i]).toBe(data.data[i]! + 1 + OFFSET);
+    for (let i = 0; i < data.size; i++)
+      expect(out.data[i]).toBe((data.data as NumberArray)[i]! + 1 + OFFSET);
   });
 });
 
@@ -254,7 +261,7 @@ describe('values match cpu-js', () => {
         const out = await compute(y, opts);
         expect(out.shape).toEqual(reference.shape);
         expect(out.dtype).toBe(reference.dtype);
-        expect(Array.from(out.data)).toEqual(Array.from(reference.data));
+        expect(raw(out)).toEqual(raw(reference));
       });
     }
   }
@@ -319,7 +326,7 @@ describe('property: the recording backend computes what cpu-js computes', () => 
         const expected = await compute(make({}), sync);
         recorded()!.calls = [];
         const out = await compute(make({ backend: REC }), sync);
-        expect(Array.from(out.data)).toEqual(Array.from(expected.data));
+        expect(raw(out)).toEqual(raw(expected));
         expect(recorded()!.calls).toContain('ew');
       }),
       { numRuns: 25 },

@@ -12,7 +12,7 @@ export function testRegistry(): KernelRegistry {
   const reg: KernelRegistry = new Map();
   reg.set('test-sum', ((inputs: Chunk[], p: { bias: number }) => {
     let s = p.bias;
-    for (const c of inputs) s += (c as NDArray).data[0]!;
+    for (const c of inputs) s += (c as NDArray).data[0] as number;
     return new NDArray(new Float64Array([s]), [1], 'float64');
   }) as Kernel<never>);
   return reg;

@@ -63,13 +63,13 @@ export function arbShapeAndChunks(maxNdim = 3, maxSize = 9) {
 
 /** Element of a dense array at a multi-index. */
 export function at(
-  x: { shape: readonly number[]; data: ArrayLike<number> },
+  x: { shape: readonly number[]; data: ArrayLike<number> | TypedArray },
   idx: readonly number[],
 ): number {
   const st = cStrides(x.shape);
   let off = 0;
   for (let i = 0; i < idx.length; i++) off += idx[i]! * st[i]!;
-  return x.data[off]!;
+  return x.data[off] as number;
 }
 
 /** Assert an NDArray equals a reference: dtype, shape and values (relative tolerance for floats). */
@@ -82,11 +82,20 @@ export function expectArray(
   expect(actual.shape).toEqual([...expected.shape]);
   expect(actual.data.length).toBe(expected.data.length);
   // float16 compares by the values its bits stand for; expected bits (a Uint16Array) too
+  // int64 and uint64 compare exactly, as BigInts (expected numbers are taken as integers)
+  if (actual.data instanceof BigInt64Array || actual.data instanceof BigUint64Array) {
+    const wrap = actual.data instanceof BigInt64Array ? BigInt.asIntN : BigInt.asUintN;
+    const want = Array.from(expected.data as ArrayLike<number | bigint>, (v) =>
+      wrap(64, typeof v === 'bigint' ? v : BigInt(v)),
+    );
+    expect(Array.from(actual.data), `[${actual.shape.join(', ')}]`).toEqual(want);
+    return;
+  }
   const f16 = actual.dtype === 'float16';
   const bits = f16 && expected.data instanceof Uint16Array;
   for (let i = 0; i < actual.data.length; i++) {
-    const a = f16 ? float16Value(actual.data[i]!) : actual.data[i]!;
-    const e = bits ? float16Value(expected.data[i]!) : expected.data[i]!;
+    const a = f16 ? float16Value(actual.data[i] as number) : (actual.data[i] as number);
+    const e = bits ? float16Value(expected.data[i] as number) : (expected.data[i] as number);
     if (Number.isNaN(e)) {
       expect(Number.isNaN(a), `element ${i}: expected NaN, got ${a}`).toBe(true);
       continue;

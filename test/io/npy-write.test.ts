@@ -48,6 +48,8 @@ describe('toNpy', () => {
     );
     expect(new TextDecoder().decode(npyHeaderBytes('bool', [5]))).toContain("'descr': '|b1'");
     expect(new TextDecoder().decode(npyHeaderBytes('int8', [5]))).toContain("'shape': (5,)");
+    expect(new TextDecoder().decode(npyHeaderBytes('int64', [2]))).toContain("'descr': '<i8'");
+    expect(new TextDecoder().decode(npyHeaderBytes('uint64', [2]))).toContain("'descr': '<u8'");
   });
 
   test.each(Array.from({ length: 8 }, (_, i) => i))('round trip %i', async (i) => {

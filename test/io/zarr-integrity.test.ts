@@ -77,7 +77,7 @@ describe('fromZarr: damaged chunks', () => {
     const zstd = { name: 'zstd', configuration: { level: 1, checksum: false } };
     const { path, ref } = await written([bytes, zstd]);
     const x = await fromZarr(path);
-    expect(Array.from((await compute(x, SYNC)).data)).toEqual(Array.from(ref.data));
+    expect([...(await compute(x, SYNC)).data]).toEqual([...ref.data]);
     writeFileSync(join(path, 'c', '0', '1'), new Uint8Array([1, 2, 3, 4, 5, 6, 7, 8, 9]));
     const err = (await rejection(compute(x, SYNC))) as TaskError;
     expect(isTesseraError(err, 'TaskError')).toBe(true);
@@ -130,7 +130,7 @@ describe('fromZarr: damaged chunks', () => {
       stride: [1],
     });
     const got = await compute(await fromZarr(path), SYNC);
-    expect(Array.from(got.data)).toEqual([1, 2, 7, 7]);
+    expect([...got.data]).toEqual([1, 2, 7, 7]);
   });
 });
 
@@ -176,9 +176,7 @@ describe('toZarr: complete or not at all', () => {
     expect(String(await rejection(fromZarr(path)))).toContain('is incomplete');
     await toZarr(x, path, { ...SYNC, overwrite: true });
     expect(zarrJson(path).attributes).toEqual({ tessera: { complete: true } });
-    expect(Array.from((await compute(await fromZarr(path), SYNC)).data)).toEqual(
-      new Array(12).fill(4),
-    );
+    expect([...(await compute(await fromZarr(path), SYNC)).data]).toEqual(new Array(12).fill(4));
   });
 
   test('an existing array is refused without overwrite, replaced whole with it', async () => {
@@ -195,12 +193,12 @@ describe('toZarr: complete or not at all', () => {
       `toZarr: ${JSON.stringify(path)} path "/a" holds a Zarr array already; pass { overwrite: true }`,
     );
     // the refused write changed nothing
-    expect(Array.from((await compute(await fromZarr(path, { path: 'a' }), SYNC)).data)).toEqual(
+    expect([...(await compute(await fromZarr(path, { path: 'a' }), SYNC)).data]).toEqual(
       new Array(10).fill(1),
     );
     await toZarr(second, path, { ...SYNC, path: 'a', overwrite: true });
     expect(existsSync(join(path, 'a', 'c', '4'))).toBe(false);
-    expect(Array.from((await compute(await fromZarr(path, { path: 'a' }), SYNC)).data)).toEqual([
+    expect([...(await compute(await fromZarr(path, { path: 'a' }), SYNC)).data]).toEqual([
       2, 2, 2, 2,
     ]);
     await zarr.create(zarr.root(new FileSystemStore(path)).resolve('g'));
@@ -238,7 +236,7 @@ describe('toZarr: fill_value', () => {
       const cells = Array.from(got.data as ArrayLike<number | boolean>, Number);
       expect(cells).toEqual([value, value]);
       const ours = await compute(await fromZarr(path), SYNC);
-      expect(Array.from(ours.data.subarray(2, 4))).toEqual([value, value]);
+      expect([...ours.data.subarray(2, 4)]).toEqual([value, value]);
     },
   );
 

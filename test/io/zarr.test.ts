@@ -26,6 +26,7 @@ import { compute, fromArray, fromZarr, random, toZarr } from '../../src/index.ts
 import { shutdownDefaultPool } from '../../src/workers/pool.ts';
 import { expectArray, randomDense, rng } from '../helpers/reference.ts';
 import { rejection } from '../helpers/rejection.ts';
+import { randomRef } from './big-reference.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'tessera-zarr-'));
 afterAll(async () => {
@@ -43,6 +44,9 @@ async function writeV3(ref: NDArray, chunkShape: number[]): Promise<string> {
     shape: [...ref.shape],
     chunkShape,
     dtype: ref.dtype as zarr.DataType,
+    // int64/uint64: zarrita's default null fill_value cannot fill the BigInt chunks its
+    // partial writes read first (and a bigint 0n does not go through JSON.stringify)
+    ...(ref.dtype === 'int64' || ref.dtype === 'uint64' ? { fillValue: 0 as never } : {}),
   });
   const data =
     ref.dtype === 'bool'
@@ -113,7 +117,7 @@ describe('fromZarr', () => {
         fc.integer({ min: 1, max: 2 ** 30 }),
         async (shape, seed) => {
           const r = rng(seed);
-          const ref = randomDense(shape, dtype, seed);
+          const ref = randomRef(shape, dtype, seed);
           const zchunks = shape.map((n) => 1 + Math.floor(r() * n));
           const path = await writeV3(ref, zchunks);
           const x = await fromZarr(path);
@@ -162,7 +166,7 @@ describe('fromZarr', () => {
     const want = await compute(y, SYNC);
     for (const scheduler of ['threads', 'processes'] as const) {
       const got = await compute(y, { scheduler, workers: 2 });
-      expect(Array.from(got.data), scheduler).toEqual(Array.from(want.data));
+      expect([...got.data], scheduler).toEqual([...want.data]);
     }
   }, 30_000);
 
@@ -189,7 +193,7 @@ describe('fromZarr', () => {
     }
   }, 30_000);
 
-  test('a missing store or array, and int64 data, fail when opened', async () => {
+  test('a missing store or array fails when opened; unwritten int64 chunks read as 0n', async () => {
     const missing = await rejection(fromZarr(join(dir, 'nothing.zarr')));
     expect(String(missing)).toMatch(/ValueError: fromZarr: no Zarr array at .*nothing\.zarr/);
     const path = newStore();
@@ -198,9 +202,11 @@ describe('fromZarr', () => {
       chunkShape: [2],
       dtype: 'int64',
     });
-    expect(String(await rejection(fromZarr(path)))).toContain('DTypeError: fromZarr: "');
-    expect(String(await rejection(fromZarr(path)))).toContain('holds int64');
-    expect(String(await rejection(fromZarr(path)))).toContain('pass { dtype }');
+    const x = await fromZarr(path);
+    expect(x.dtype).toBe('int64');
+    const got = await compute(x, SYNC);
+    expect(got.data).toBeInstanceOf(BigInt64Array);
+    expect([...got.data]).toEqual([0n, 0n]);
   });
 });
 
@@ -211,8 +217,10 @@ describe('toZarr', () => {
       ['int32', [20], [6]],
       ['bool', [4, 6], [4, 4]],
       ['uint16', [3, 4, 5], [2, 3, 5]],
+      ['int64', [9, 4], [4, 3]],
+      ['uint64', [7], [3]],
     ] as const) {
-      const ref = randomDense(shape, dtype, 21);
+      const ref = randomRef(shape, dtype, 21);
       const path = newStore();
       await toZarr(fromArray(ref, { chunks: [...chunks] }), path, SYNC);
       const arr = await zarr.open(zarr.root(new FileSystemStore(path)), { kind: 'array' });
@@ -252,7 +260,7 @@ describe('toZarr', () => {
       await toZarr(fromArray(ref, { chunks: [16, 8] }), path, { codecs: [bytes, codec], ...SYNC });
       const arr = await zarr.open(zarr.root(new FileSystemStore(path)), { kind: 'array' });
       const got = await zarr.get(arr, null);
-      expect(Array.from(got.data as Float64Array), codec.name).toEqual(Array.from(ref.data));
+      expect(Array.from(got.data as Float64Array), codec.name).toEqual([...ref.data]);
     }
     const gzip = { name: 'gzip', configuration: { level: 1 } };
     const err = await rejection(

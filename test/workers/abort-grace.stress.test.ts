@@ -6,6 +6,7 @@ import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
+import type { NumberArray } from '../../src/array/dtype.ts';
 import { ndarray } from '../../src/array/ndarray.ts';
 import { config } from '../../src/config.ts';
 import { isTesseraError } from '../../src/errors.ts';
@@ -131,7 +132,7 @@ describe('compute: timeout and signal on pools, with defineKernels kernels', () 
       const warm = await compute(mapBlocks(stuck.double, blocks(), { dtype: 'float64' }), {
         scheduler: pool,
       });
-      expect(Array.from(warm.data)).toEqual([2, 2, 2, 2]);
+      expect(Array.from(warm.data as NumberArray)).toEqual([2, 2, 2, 2]);
       const first = pool.memberIds();
       // two blocks: both members stuck in each compute
       const timedOut = await rejection(
@@ -149,7 +150,7 @@ describe('compute: timeout and signal on pools, with defineKernels kernels', () 
       const between = await compute(mapBlocks(stuck.double, blocks(), { dtype: 'float64' }), {
         scheduler: pool,
       });
-      expect(Array.from(between.data)).toEqual([2, 2, 2, 2]);
+      expect(Array.from(between.data as NumberArray)).toEqual([2, 2, 2, 2]);
       const second = pool.memberIds();
       expect(second.filter((id) => first.includes(id))).toEqual([]);
 
@@ -170,7 +171,7 @@ describe('compute: timeout and signal on pools, with defineKernels kernels', () 
         scheduler: pool,
         timeout: 30_000,
       });
-      expect(Array.from(y.data)).toEqual([2, 2, 2, 2]);
+      expect(Array.from(y.data as NumberArray)).toEqual([2, 2, 2, 2]);
       expect(pool.liveMembers).toBe(2);
       expect(pool.memberIds().filter((id) => [...first, ...second].includes(id))).toEqual([]);
     },

@@ -15,6 +15,7 @@ import v8 from 'node:v8';
 import vm from 'node:vm';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import type { NumberArray } from '../../src/array/dtype.ts';
 import type { NDArray } from '../../src/array/ndarray.ts';
 import { CancelledError, isTesseraError, type TaskError } from '../../src/errors.ts';
 import {
@@ -40,6 +41,8 @@ const fixtures = new URL('../fixtures/', import.meta.url).pathname;
 
 v8.setFlagsFromString('--expose-gc');
 const gc = vm.runInNewContext('gc') as () => void;
+/** The stored elements as plain numbers (what Array.from(data) gave before int64). */
+const raw = (a: NDArray): number[] => Array.from(a.data as NumberArray);
 const T = 30_000;
 
 /** `n` elements in blocks of 2, each task busy for `ms` (kwargs carry the time). */
@@ -90,7 +93,7 @@ describe.runIf(up)('scheduler distributed', () => {
       for (let k = 0; k < want.length; k++) {
         expect(got[k]!.shape).toEqual(want[k]!.shape);
         expect(got[k]!.dtype).toBe(want[k]!.dtype);
-        expect(Array.from(got[k]!.data)).toEqual(Array.from(want[k]!.data));
+        expect(raw(got[k]!)).toEqual(raw(want[k]!));
       }
     },
     T,
@@ -118,37 +121,43 @@ describe.runIf(up)('scheduler distributed', () => {
     async () => {
       const data = Float64Array.from({ length: 64 }, (_, i) => (i * 37) % 64);
       const x = fromArray(data, { shape: [8, 8], chunks: [4, 8] });
-      const plus = mapBlocks((b: NDArray) => b.data.map((v) => v + 1), x, { dtype: 'float64' });
+      const plus = mapBlocks((b: NDArray) => (b.data as NumberArray).map((v) => v + 1), x, {
+        dtype: 'float64',
+      });
       const later = mapBlocks(
         async (b: NDArray) => {
           await new Promise((r) => setTimeout(r, 1));
-          return b.data.map((v) => v * 3);
+          return (b.data as NumberArray).map((v) => v * 3);
         },
         x,
         { dtype: 'float64' },
       );
       const sorted = lazyApply(lazyKernels.sortRows, x, { axis: 1 });
       const offset = 100;
-      const inline = mapBlocks((b: NDArray) => b.data.map((v) => v + offset), x, {
+      const inline = mapBlocks((b: NDArray) => (b.data as NumberArray).map((v) => v + offset), x, {
         dtype: 'float64',
         inline: true,
       });
       const [p, l, s, i] = await compute(plus, later, sorted, inline, { scheduler: cluster });
-      expect(Array.from(p.data)).toEqual(Array.from(data, (v) => v + 1));
-      expect(Array.from(l.data)).toEqual(Array.from(data, (v) => v * 3));
+      expect(raw(p)).toEqual(Array.from(data, (v) => v + 1));
+      expect(raw(l)).toEqual(Array.from(data, (v) => v * 3));
       for (let r = 0; r < 8; r++) {
-        expect(Array.from(s.data.subarray(8 * r, 8 * r + 8))).toEqual(
+        expect(Array.from((s.data as NumberArray).subarray(8 * r, 8 * r + 8))).toEqual(
           Array.from(data.subarray(8 * r, 8 * r + 8)).sort((a, b) => a - b),
         );
       }
-      expect(Array.from(i.data)).toEqual(Array.from(data, (v) => v + 100));
+      expect(raw(i)).toEqual(Array.from(data, (v) => v + 100));
       // An inline function reading a result that stayed in Redis gets its values.
-      const after = mapBlocks((b: NDArray) => b.data.map((v) => v * offset), plus, {
-        dtype: 'float64',
-        inline: true,
-      });
+      const after = mapBlocks(
+        (b: NDArray) => (b.data as NumberArray).map((v) => v * offset),
+        plus,
+        {
+          dtype: 'float64',
+          inline: true,
+        },
+      );
       const got = await compute(after, { scheduler: cluster });
-      expect(Array.from(got.data)).toEqual(Array.from(data, (v) => (v + 1) * 100));
+      expect(raw(got)).toEqual(Array.from(data, (v) => (v + 1) * 100));
     },
     T,
   );
@@ -300,7 +309,7 @@ describe.runIf(up)('tessera worker (the command)', () => {
         const x = random.uniform([100, 100], { seed: 2, chunks: 25 });
         const got = await compute(x.sum({ axis: 1 }), { scheduler: cluster });
         const want = await compute(x.sum({ axis: 1 }), { scheduler: 'sync' });
-        expect(Array.from(got.data)).toEqual(Array.from(want.data));
+        expect(raw(got)).toEqual(raw(want));
       } finally {
         await cluster.shutdown();
         child.kill('SIGTERM');
@@ -336,13 +345,13 @@ describe.runIf(up)('tessera worker (the command)', () => {
               fs.writeFileSync(k.marker, 'crashed');
               process.kill(process.pid, 'SIGKILL');
             }
-            return blk.data.map((v) => v * 2);
+            return (blk.data as NumberArray).map((v) => v * 2);
           },
           x,
           { dtype: 'float64', kwargs: { marker } },
         );
         const got = await compute(y, { scheduler: cluster });
-        expect(Array.from(got.data)).toEqual(Array.from({ length: 40 }, (_, i) => 2 * i));
+        expect(raw(got)).toEqual(Array.from({ length: 40 }, (_, i) => 2 * i));
         const died = await Promise.race([a.exited, b.exited]);
         expect(died.signal).toBe('SIGKILL');
       } finally {

@@ -1,6 +1,7 @@
 import { threadId } from 'node:worker_threads';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import type { NumberArray } from '../../src/array/dtype.ts';
 import { NDArray, ndarray } from '../../src/array/ndarray.ts';
 import { builtinKernels } from '../../src/backends/cpu-js/registry.ts';
 import { isTesseraError, KernelError, type TaskError } from '../../src/errors.ts';
@@ -59,7 +60,9 @@ describe('ThreadPoolExecutor: results', () => {
           batch.forEach((t, i) => {
             const want = arr(runTask(t, builtinKernels, resolve) as Chunk);
             expect(arr(got[i]).shape).toEqual(want.shape);
-            expect(Array.from(arr(got[i]).data)).toEqual(Array.from(want.data));
+            expect(Array.from(arr(got[i]).data as NumberArray)).toEqual(
+              Array.from(want.data as NumberArray),
+            );
           });
         }),
         { numRuns: 25 },
@@ -78,7 +81,7 @@ describe('ThreadPoolExecutor: results', () => {
         task('pick', { index: 0 }, [[a, b]]),
       ]);
       expect(arr(y).dtype).toBe('int32');
-      expect(Array.from(arr(y).data)).toEqual([3, 4, 5]);
+      expect(Array.from(arr(y).data as NumberArray)).toEqual([3, 4, 5]);
       expect(arr(z).toNested()).toEqual([1, 2]);
     },
     T,
@@ -113,7 +116,7 @@ describe('ThreadPoolExecutor: results', () => {
     async () => {
       const n = 32 * 2 ** 20;
       const x = ndarray(new Float64Array(new SharedArrayBuffer(n * 8)));
-      x.data.fill(1.5);
+      (x.data as NumberArray).fill(1.5);
       const before = process.memoryUsage().rss;
       const [same, view] = await pool.run([
         task('test-identity', null, [x]),

@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { lazyApply } from '../../src/apply/lazy-apply.ts';
 import { mapBlocks } from '../../src/apply/map-blocks.ts';
 import { compute } from '../../src/array/compute.ts';
+import type { NumberArray } from '../../src/array/dtype.ts';
 import { fromArray } from '../../src/array/from-array.ts';
 import { NDArray, ndarray } from '../../src/array/ndarray.ts';
 import { isTesseraError, type WorkerCrashedError } from '../../src/errors.ts';
@@ -87,7 +88,9 @@ describe('ProcessPoolExecutor: results', () => {
       for (let k = 0; k < want.length; k++) {
         expect(got[k]!.dtype).toBe(want[k]!.dtype);
         expect(got[k]!.shape).toEqual(want[k]!.shape);
-        expect(Array.from(got[k]!.data)).toEqual(Array.from(want[k]!.data));
+        expect(Array.from(got[k]!.data as NumberArray)).toEqual(
+          Array.from(want[k]!.data as NumberArray),
+        );
       }
     },
     T,
@@ -104,7 +107,9 @@ describe('ProcessPoolExecutor: results', () => {
         const got = await compute(...graph, { scheduler: pool });
         const want = await compute(...graph, { scheduler: 'sync' });
         for (let k = 0; k < want.length; k++) {
-          expect(Array.from(got[k]!.data)).toEqual(Array.from(want[k]!.data));
+          expect(Array.from(got[k]!.data as NumberArray)).toEqual(
+            Array.from(want[k]!.data as NumberArray),
+          );
         }
       }
     },
@@ -157,8 +162,8 @@ describe('ProcessPoolExecutor: results', () => {
       });
       const sorted = lazyApply(lazyKernels.sortRows, y.get('::-1').reshape([8, 8]), { axis: 1 });
       const [p, s] = await compute(pids, sorted, { scheduler: pool });
-      expect(new Set(p.data).has(process.pid)).toBe(false);
-      expect(new Set(p.data).size).toBeGreaterThanOrEqual(1);
+      expect(new Set(p.data as NumberArray).has(process.pid)).toBe(false);
+      expect(new Set(p.data as NumberArray).size).toBeGreaterThanOrEqual(1);
       const want = Array.from({ length: 8 }, (_, r) =>
         Array.from({ length: 8 }, (_, c) => 63 - 8 * r - 7 + c),
       );

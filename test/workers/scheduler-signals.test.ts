@@ -3,6 +3,7 @@
 // (on every scheduler) instead of escaping as an unhandled error.
 
 import { describe, expect, test } from 'vitest';
+import type { NumberArray } from '../../src/array/dtype.ts';
 import { NDArray } from '../../src/array/ndarray.ts';
 import { isTesseraError } from '../../src/errors.ts';
 import { materializeTasks } from '../../src/graph/materialize.ts';
@@ -159,7 +160,7 @@ describe('a progress callback that throws', () => {
       expect(String(err)).toContain('compute: the progress callback threw: no bar today');
       const ok = await compute(y, { scheduler, workers: 2 });
       expect(ok).toBeInstanceOf(NDArray);
-      expect(Array.from(ok.data)).toEqual(new Array(8).fill(1));
+      expect(Array.from(ok.data as NumberArray)).toEqual(new Array(8).fill(1));
     },
     T,
   );

@@ -9,6 +9,7 @@ import { afterAll, afterEach, describe, expect, test } from 'vitest';
 import { lazyApply } from '../../src/apply/lazy-apply.ts';
 import { mapBlocks } from '../../src/apply/map-blocks.ts';
 import { compute } from '../../src/array/compute.ts';
+import type { NumberArray } from '../../src/array/dtype.ts';
 import { fromArray } from '../../src/array/from-array.ts';
 import type { LazyArray } from '../../src/array/lazy-array.ts';
 import { NDArray } from '../../src/array/ndarray.ts';
@@ -95,7 +96,7 @@ describe("'threads' against 'sync'", () => {
     const tagged = lazyApply(lazyKernels.tagThread, x, { axis: 1, shape: [8, null] });
     const got = await compute(tagged);
     const seen = new Set<number>();
-    for (let b = 0; b < 4; b++) seen.add(got.data[12 * b]!);
+    for (let b = 0; b < 4; b++) seen.add((got.data as NumberArray)[12 * b]!);
     expect(seen.has(threadId)).toBe(false);
   });
 });
@@ -186,7 +187,7 @@ describe('memory and progress on threads', () => {
     const before = process.resourceUsage().maxRSS * 1024;
     const n = 24 * 2 ** 23;
     const total = await compute(random.uniform([n], { seed: 8, chunks: 2 ** 23 }).sum(), threads);
-    expect(Math.abs(total.data[0]! / n - 0.5)).toBeLessThan(1e-3);
+    expect(Math.abs((total.data as NumberArray)[0]! / n - 0.5)).toBeLessThan(1e-3);
     const grown = process.resourceUsage().maxRSS * 1024 - before;
     expect(grown).toBeLessThan(900 * 2 ** 20);
   }, 30_000);

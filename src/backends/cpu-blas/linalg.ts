@@ -3,7 +3,7 @@
 // through dgemm, TSQR's row blocks written straight into their outputs. Every other op is
 // cpu-js's (support.ts declines them, so dispatch says so).
 
-import { allocate, type DType } from '../../array/dtype.ts';
+import { allocate, type DType, numberData } from '../../array/dtype.ts';
 import { NDArray } from '../../array/ndarray.ts';
 import type { Chunk } from '../../kernels/types.ts';
 import { type LinalgParams, linalgBlocks, linalgInput } from '../cpu-js/linalg/batched.ts';
@@ -45,7 +45,7 @@ export function blasDenseOp(lib: BlasLibrary, name: string): DenseOp {
   return denseOp(name);
 }
 
-const isFloat = (d: DType): boolean => d === 'float32' || d === 'float64';
+const isFloat = (d: DType): d is 'float32' | 'float64' => d === 'float32' || d === 'float64';
 
 /** TSQR's down step into `c` (zeros): q (m×k) times rows [off, off + k) of g (… × cols). */
 function down(
@@ -72,7 +72,7 @@ function qrBlock(lib: BlasLibrary, x: NDArray, p: LinalgParams): Chunk | undefin
   if (lib.qr === undefined || m < n || n === 0 || !isFloat(qt) || !isFloat(rt)) return undefined;
   const out = allocate(qt, m * n);
   const work = out instanceof Float64Array ? out : new Float64Array(m * n);
-  work.set(x.data as ArrayLike<number>);
+  work.set(numberData(x.data, p.args.fn));
   const { r } = lib.qr(work, m, n);
   if (work !== out) out.set(work);
   const rOut = allocate(rt, n * n);

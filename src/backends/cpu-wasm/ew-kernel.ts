@@ -3,7 +3,13 @@
 // A large output is written in place: it lives in a shared WASM memory of its own (its
 // buffer is a SharedArrayBuffer like any chunk's), so no tile is copied out.
 
-import { allocate, type DType, type TypedArray, typedArrayCtor } from '../../array/dtype.ts';
+import {
+  allocate,
+  type DType,
+  type NumberArray,
+  numberData,
+  typedArrayCtor,
+} from '../../array/dtype.ts';
 import { NDArray, shapeSize } from '../../array/ndarray.ts';
 import type { Chunk, Kernel } from '../../kernels/types.ts';
 import {
@@ -80,9 +86,9 @@ export function wasmLoop(
 }
 
 /** A view of scratch slot `slot` as `dtype` (stale once the scratch memory grows). */
-export function slotView(dtype: DType, slot: number): TypedArray {
+export function slotView(dtype: DType, slot: number): NumberArray {
   const buf = scratchMemory(0).buffer;
-  return new (typedArrayCtor(dtype))(buf, slot * SLOT_BYTES, TILE);
+  return numberData(new (typedArrayCtor(dtype))(buf, slot * SLOT_BYTES, TILE), 'ew');
 }
 
 const isFloat = (d: DType): boolean => d === 'float32' || d === 'float64';
@@ -118,14 +124,14 @@ export function evaluateExprWasm(inputs: readonly Chunk[], params: EwParams): ND
   const out =
     size >= DIRECT_MIN_ELEMENTS
       ? runDirect(loop, blocks, layout, scalar, directOutput(params.dtype, size, blocks.length))
-      : runTiles(loop, blocks, layout, scalar, allocate(params.dtype, size));
+      : runTiles(loop, blocks, layout, scalar, numberData(allocate(params.dtype, size), 'ew'));
   return new NDArray(out, outShape, params.dtype);
 }
 
 /** Where a loop reads its input tiles and puts each run of outputs. */
 interface Target {
   /** Input tile k's view. */
-  readonly tile: (k: number, dtype: DType) => TypedArray;
+  readonly tile: (k: number, dtype: DType) => NumberArray;
   /** Compute outputs [o, o + len) from the tiles. */
   readonly emit: (o: number, len: number) => void;
 }
@@ -134,7 +140,7 @@ interface Target {
 export interface DirectOutput {
   readonly mem: WasmMemory;
   readonly inBase: number;
-  readonly out: TypedArray;
+  readonly out: NumberArray;
 }
 
 /** A fresh (zeroed) memory for an output of `size` `dtype` elements from `inputs` inputs. */
@@ -142,7 +148,7 @@ export function directOutput(dtype: DType, size: number, inputs: number): Direct
   const Ctor = typedArrayCtor(dtype);
   const inBase = Math.ceil((size * Ctor.BYTES_PER_ELEMENT + OVERRUN_BYTES) / 64) * 64;
   const mem = sharedMemory(Math.ceil((inBase + inputs * SLOT_BYTES) / PAGE));
-  return { mem, inBase, out: new Ctor(mem.buffer, 0, size) };
+  return { mem, inBase, out: numberData(new Ctor(mem.buffer, 0, size), 'ew') };
 }
 
 /**
@@ -155,13 +161,13 @@ export function runDirect(
   layout: { shape: number[]; strides: number[][]; modes: string[] },
   scalar: readonly boolean[],
   target: DirectOutput,
-): TypedArray {
+): NumberArray {
   const { mem, inBase, out } = target;
   const bpe = out.BYTES_PER_ELEMENT;
   const raw = loop.bind(mem);
   const buf = mem.buffer;
   fillTiles(loop, blocks, layout, scalar, out.length, {
-    tile: (k, d) => new (typedArrayCtor(d))(buf, inBase + k * SLOT_BYTES, TILE),
+    tile: (k, d) => numberData(new (typedArrayCtor(d))(buf, inBase + k * SLOT_BYTES, TILE), 'ew'),
     emit: (o, len) => raw(len, inBase, o * bpe),
   });
   return out;
@@ -173,8 +179,8 @@ export function runTiles(
   blocks: readonly NDArray[],
   layout: { shape: number[]; strides: number[][]; modes: string[] },
   scalar: readonly boolean[],
-  out: TypedArray,
-): TypedArray {
+  out: NumberArray,
+): NumberArray {
   const outTile = slotView(out instanceof Float32Array ? 'float32' : 'float64', blocks.length);
   fillTiles(loop, blocks, layout, scalar, out.length, {
     tile: (k, d) => slotView(d, k),
@@ -197,7 +203,7 @@ function fillTiles(
   const general = loop.used.some((k) => layout.modes[k] === 'g');
   const ins = loop.used.map((k) => ({
     k,
-    data: blocks[k]!.data,
+    data: numberData(blocks[k]!.data, 'ew'),
     tile: target.tile(k, blocks[k]!.dtype),
   }));
   for (const x of ins) if (scalar[x.k]) x.tile[0] = x.data[0]!;
@@ -215,8 +221,8 @@ function fillTiles(
 
 interface TileInput {
   readonly k: number;
-  readonly data: TypedArray;
-  readonly tile: TypedArray;
+  readonly data: NumberArray;
+  readonly tile: NumberArray;
 }
 
 /** Row by row over a strided layout: each input's row segment is copied, filled or gathered. */
@@ -264,10 +270,10 @@ function stridedTiles(
 }
 
 function copyStrided(
-  src: TypedArray,
+  src: NumberArray,
   start: number,
   step: number,
-  dst: TypedArray,
+  dst: NumberArray,
   len: number,
 ): void {
   if (step === 1) dst.set(src.subarray(start, start + len));

@@ -3,7 +3,7 @@
 // fold, with cpu-js's lanes, so results equal cpu-js's. Casts, reversed or strided rows,
 // short runs and reductions other than sum/mean run on cpu-js.
 
-import { allocate, type DType, type TypedArray } from '../../array/dtype.ts';
+import { allocate, type DType, type NumberArray, numberData } from '../../array/dtype.ts';
 import { NDArray } from '../../array/ndarray.ts';
 import type { Chunk, Kernel, KernelContext } from '../../kernels/types.ts';
 import { type EwReduceParams, ewReduceKernels } from '../cpu-js/elementwise/ew-reduce.ts';
@@ -18,9 +18,9 @@ const isFloat = (d: DType | undefined): d is 'float32' | 'float64' =>
 
 /** An operand as the tiles read it: its data, strides over the output, scratch view. */
 interface Moving {
-  readonly data: TypedArray;
+  readonly data: NumberArray;
   readonly strides: readonly number[];
-  readonly tile: TypedArray;
+  readonly tile: NumberArray;
 }
 
 /** Copy output elements [f, f + len) of each operand, row piece by row piece, then run. */
@@ -85,11 +85,12 @@ export function ewReduceWasm(inputs: Chunk[], p: EwReduceParams, ctx: KernelCont
   const moving: Moving[] = [];
   for (const k of loop.used) {
     const tile = slotView(ev.ops[k]!.dtype, k);
-    if (scalar[k]) tile[0] = ev.ops[k]!.data[0]!;
-    else moving.push({ data: ev.ops[k]!.data, strides: ev.full[k]!, tile });
+    const data = numberData(ev.ops[k]!.data, r.op);
+    if (scalar[k]) tile[0] = data[0]!;
+    else moving.push({ data, strides: ev.full[k]!, tile });
   }
   const { accDtype, identity } = monoidSetup(r.op, dtype, r.dtype);
-  const acc = allocate(accDtype, runs.outSize).fill(identity);
+  const acc = numberData(allocate(accDtype, runs.outSize), r.op).fill(identity);
   forEachPosition(runs.outer, (s, o) => {
     acc[o] = foldRun(
       fold,

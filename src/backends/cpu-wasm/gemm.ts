@@ -1,7 +1,7 @@
 // Blocked GEMM through WASM scratch: B packed NC columns at a time for all of k, A packed
 // MC rows at a time, a C tile accumulated in scratch over KC steps and added back.
 
-import type { TypedArray } from '../../array/dtype.ts';
+import type { NumberArray } from '../../array/dtype.ts';
 import { gemmModuleBytes, MR, NR } from './gemm-compile.ts';
 import { scratchMemory } from './scratch.ts';
 import { instantiate } from './wasm-api.ts';
@@ -32,9 +32,9 @@ const roundUp = (x: number, m: number): number => Math.ceil(x / m) * m;
  * gemmWasm(Float64Array.of(1, 2, 3, 4), 0, Float64Array.of(1, 0, 0, 1), 0, c, 0, 2, 2, 2); // c = [1, 2, 3, 4]
  */
 export function gemmWasm(
-  a: TypedArray,
+  a: NumberArray,
   aOff: number,
-  b: TypedArray,
+  b: NumberArray,
   bOff: number,
   c: Float64Array,
   cOff: number,
@@ -78,7 +78,7 @@ export function gemmWasm(
 
 /** B[:, cols] as panels of NR columns, k steps each (zero columns pad the last panel). */
 function packB(
-  b: TypedArray,
+  b: NumberArray,
   off: number,
   ldb: number,
   k: number,
@@ -100,7 +100,7 @@ function packB(
 
 /** A[rows, :] as panels of MR rows, k steps each (zero rows pad the last panel). */
 function packA(
-  a: TypedArray,
+  a: NumberArray,
   off: number,
   k: number,
   mc: number,

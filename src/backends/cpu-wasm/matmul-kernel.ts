@@ -1,7 +1,7 @@
 // The cpu-wasm 'matmul' kernel: cpu-js's params and semantics (float64 accumulation, sums
 // over pairs), 2-d and vector operands through the WASM GEMM; batched blocks run on cpu-js.
 
-import { allocate } from '../../array/dtype.ts';
+import { allocate, numberData } from '../../array/dtype.ts';
 import { NDArray } from '../../array/ndarray.ts';
 import type { Chunk, Kernel } from '../../kernels/types.ts';
 import { type MatmulParams, matmulBlocks, storeAs } from '../cpu-js/linalg/matmul.ts';
@@ -51,7 +51,9 @@ export function matmulWasm(inputs: readonly Chunk[], p: MatmulParams): NDArray {
   const { m, n } = pairs[0]!;
   const acc =
     p.dtype === 'float64' ? (allocate('float64', m * n) as Float64Array) : new Float64Array(m * n);
-  for (const { a, b, k } of pairs) gemmWasm(a.data, 0, b.data, 0, acc, 0, m, k, n);
+  for (const { a, b, k } of pairs) {
+    gemmWasm(numberData(a.data, 'matmul'), 0, numberData(b.data, 'matmul'), 0, acc, 0, m, k, n);
+  }
   const shape = [...(p.aVec ? [] : [m]), ...(p.bVec ? [] : [n]), ...(p.unitAxis ? [1] : [])];
   return new NDArray(storeAs(acc, p.dtype), shape, p.dtype);
 }

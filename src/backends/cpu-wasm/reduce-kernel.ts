@@ -3,7 +3,7 @@
 // Sums and products are bit-identical to cpu-js (same lanes, same order); min and max
 // agree except that which of ±0 wins a tie may differ.
 
-import { allocate } from '../../array/dtype.ts';
+import { allocate, numberData } from '../../array/dtype.ts';
 import { NDArray } from '../../array/ndarray.ts';
 import type { Chunk, Kernel, KernelContext } from '../../kernels/types.ts';
 import type { ReduceParams } from '../cpu-js/reduce/reduce.ts';
@@ -130,7 +130,7 @@ export function reducePartialWasm(inputs: Chunk[], p: ReduceParams, ctx: KernelC
   const layout = runLayout(x.shape, p.axes);
   if (!layout.reduced || layout.n < MIN_RUN) return cpuJs();
   const { accDtype, identity } = monoidSetup(mp.op, x.dtype, mp.dtype);
-  const acc = allocate(accDtype, layout.outSize).fill(identity);
+  const acc = numberData(allocate(accDtype, layout.outSize), mp.op).fill(identity);
   const src = x.data as Float32Array | Float64Array;
   const dtype = x.dtype;
   foldFn(fold, dtype, 0); // compiled (and scratch grown) before views of it are taken

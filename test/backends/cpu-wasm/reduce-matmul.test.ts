@@ -3,7 +3,7 @@
 
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { DType } from '../../../src/array/dtype.ts';
+import type { DType, NumberArray } from '../../../src/array/dtype.ts';
 import { NDArray } from '../../../src/array/ndarray.ts';
 import { matmulBlocks } from '../../../src/backends/cpu-js/linalg/matmul.ts';
 import { reduceKernels } from '../../../src/backends/cpu-js/reduce/reduce.ts';
@@ -18,7 +18,8 @@ const run = (k: Kernel<never> | undefined, inputs: Chunk[], p: unknown): Chunk =
 function block(r: () => number, shape: number[], dtype: DType, plain = false): NDArray {
   const n = shape.reduce((a, b) => a * b, 1);
   const data = plain ? Float64Array.from({ length: n }, () => r() - 0.5) : fillRandom(r, dtype, n);
-  if (plain && dtype === 'float32') return new NDArray(Float32Array.from(data), shape, dtype);
+  if (plain && dtype === 'float32')
+    return new NDArray(Float32Array.from(data as Float64Array), shape, dtype);
   return new NDArray(data as NDArray['data'], shape, dtype);
 }
 
@@ -97,7 +98,7 @@ describe('cpu-wasm matmul', () => {
             const bound = groups * k * 0.25 * eps * 4;
             let worst = 0;
             for (let i = 0; i < want.size; i++) {
-              const e = Math.abs(got.data[i]! - want.data[i]!);
+              const e = Math.abs((got.data as NumberArray)[i]! - (want.data as NumberArray)[i]!);
               worst = e > worst || Number.isNaN(e) ? e : worst;
             }
             expect(worst).toBeLessThanOrEqual(bound);
@@ -119,7 +120,8 @@ describe('cpu-wasm matmul', () => {
       const got = run(kernels.matmul, [a, b], p) as NDArray;
       const want = matmulBlocks([a, b], p);
       expect(got.shape).toEqual(want.shape);
-      for (let i = 0; i < want.size; i++) expect(got.data[i]).toBeCloseTo(want.data[i]!, 12);
+      for (let i = 0; i < want.size; i++)
+        expect(got.data[i]).toBeCloseTo((want.data as NumberArray)[i]!, 12);
     }
     const batched = block(r, [2, 3, 4], 'float64', true);
     const c = block(r, [2, 4, 3], 'float64', true);

@@ -2,6 +2,7 @@
 // crashed worker rejects pending calls with WorkerCrashedError, and a later open reopens.
 
 import { describe, expect, it } from 'vitest';
+import type { NumberArray } from '../../../src/array/dtype.ts';
 import { NDArray } from '../../../src/array/ndarray.ts';
 import { listAdapters, openGpu } from '../../../src/backends/webgpu/index.ts';
 import { WorkerCrashedError } from '../../../src/errors.ts';
@@ -39,7 +40,7 @@ describe.skipIf(!hasGpu)('webgpu worker and buffer pool', () => {
     });
     expect(JSON.parse(JSON.stringify(h))).toEqual(h);
     const back = await gpu.download(h);
-    expect(Array.from(back.data.slice(0, 3))).toEqual([0, 1, 2]);
+    expect(Array.from((back.data as NumberArray).slice(0, 3))).toEqual([0, 1, 2]);
     const into = new NDArray(new Float32Array(new SharedArrayBuffer(4000)), [1000], 'float32');
     expect(await gpu.download(h, into)).toBe(into);
     expect(into.data[999]).toBe(999);
@@ -118,7 +119,9 @@ describe.skipIf(!hasGpu)('webgpu worker crash', () => {
     const again = await openGpu('gpu');
     const h2 = await again.upload(f32(8));
     const [y] = await again.run('ew', [h2], inc);
-    expect(Array.from((await again.download(y!)).data)).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
+    expect(Array.from((await again.download(y!)).data as NumberArray)).toEqual([
+      1, 2, 3, 4, 5, 6, 7, 8,
+    ]);
     await again.close();
   }, 60_000);
 });

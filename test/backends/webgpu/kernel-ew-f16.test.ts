@@ -3,7 +3,7 @@
 // arithmetic is exact: + - *). Skipped without an adapter.
 
 import { describe, expect, it } from 'vitest';
-import { allocate, type DType } from '../../../src/array/dtype.ts';
+import { allocate, type DType, type NumberArray } from '../../../src/array/dtype.ts';
 import { float16Bits, float16Value } from '../../../src/array/float16.ts';
 import { NDArray, shapeSize } from '../../../src/array/ndarray.ts';
 import { evaluateExpr } from '../../../src/backends/cpu-js/elementwise/elementwise.ts';
@@ -28,7 +28,7 @@ function randomHalf(shape: number[], scale = 8): NDArray {
   return new NDArray(data, shape, H);
 }
 
-const decoded = (a: NDArray): number[] => Array.from(a.data, float16Value);
+const decoded = (a: NDArray): number[] => Array.from(a.data as NumberArray, float16Value);
 
 describe.skipIf(!hasGpu)('webgpu float16 ew', () => {
   const box = useGpu();
@@ -49,17 +49,17 @@ describe.skipIf(!hasGpu)('webgpu float16 ew', () => {
       H,
     );
     const f = await run({ expr: node('astype', [x0], 'float32'), dtype: 'float32' }, [bits]);
-    const bad = Array.from(f.data).flatMap((v, h) => {
+    const bad = Array.from(f.data as NumberArray).flatMap((v, h) => {
       const want = float16Value(h);
       return Object.is(v, want) || (Number.isNaN(v) && Number.isNaN(want)) ? [] : [h];
     });
     expect(bad).toEqual([]);
     const back = await run({ expr: node('astype', [x0], H), dtype: H }, [f]);
-    const want = Array.from(f.data, (v) => float16Bits(v));
-    expect(Array.from(back.data)).toEqual(want);
+    const want = Array.from(f.data as NumberArray, (v) => float16Bits(v));
+    expect(Array.from(back.data as NumberArray)).toEqual(want);
     // A float16 input passed through keeps its bits, NaN payloads included.
     const same = await run({ expr: x0, dtype: H }, [bits]);
-    expect(Array.from(same.data)).toEqual(Array.from(bits.data));
+    expect(Array.from(same.data as NumberArray)).toEqual(Array.from(bits.data as NumberArray));
   });
 
   it('encodes float32 ties, their neighbours, subnormals and overflow to nearest-even', async () => {
@@ -83,7 +83,7 @@ describe.skipIf(!hasGpu)('webgpu float16 ew', () => {
     vals.push(65504, 65519.996, 65520, 1e9, 2 ** -25, 2 ** -24, 3 * 2 ** -26, 1e-30, -0);
     const x = new NDArray(Float32Array.from(vals), [vals.length], 'float32');
     const got = await run({ expr: node('astype', [x0], H), dtype: H }, [x]);
-    const want = Array.from(x.data, (v) => float16Bits(v));
+    const want = Array.from(x.data as NumberArray, (v) => float16Bits(v));
     const bad = want.flatMap((w, i) => (got.data[i] === w ? [] : [[x.data[i], got.data[i], w]]));
     expect(bad).toEqual([]);
   });
@@ -167,8 +167,8 @@ describe.skipIf(!hasGpu)('webgpu float16 ew', () => {
       'float32',
     );
     const p1 = { expr: node('multiply', [x0, x1], 'float32'), dtype: 'float32' as DType };
-    expect(Array.from((await run(p1, [a, b])).data)).toEqual(
-      Array.from(evaluateExpr([a, b], p1).data),
+    expect(Array.from((await run(p1, [a, b])).data as NumberArray)).toEqual(
+      Array.from(evaluateExpr([a, b], p1).data as NumberArray),
     );
     const i = new NDArray(Int32Array.of(2049, 2051, 70000, -7, 0), [5], 'int32');
     const p2 = { expr: node('astype', [x0]), dtype: H };

@@ -2,7 +2,7 @@
 // chains, weak scalars and broadcasting, on random shapes (skipped without an adapter).
 
 import { describe, expect, it } from 'vitest';
-import { allocate, type DType, resultType } from '../../../src/array/dtype.ts';
+import { allocate, type DType, type NumberArray, resultType } from '../../../src/array/dtype.ts';
 import { NDArray, shapeSize } from '../../../src/array/ndarray.ts';
 import { evaluateExpr } from '../../../src/backends/cpu-js/elementwise/elementwise.ts';
 import type { EwParams, Expr } from '../../../src/backends/cpu-js/elementwise/expr.ts';
@@ -247,7 +247,7 @@ describe.skipIf(!hasGpu)('webgpu ew kernel', () => {
     gpu.release(...hs, h!);
     expect(got.dtype).toBe(want.dtype);
     expect(got.shape).toEqual(want.shape);
-    expectClose(got.data, want.data, rtol ?? 0, 0);
+    expectClose(got.data as NumberArray, want.data as NumberArray, rtol ?? 0, 0);
   });
 
   it('refuses float64 with a message suggesting astype', async () => {

@@ -2,7 +2,7 @@
 // CPU's random kernels (same counter-based stream, float32).
 
 import { describe, expect, it } from 'vitest';
-import { allocate, type DType } from '../../../src/array/dtype.ts';
+import { allocate, type DType, type NumberArray } from '../../../src/array/dtype.ts';
 import { cStrides, NDArray, shapeSize } from '../../../src/array/ndarray.ts';
 import { normalBlock, uniformBlock } from '../../../src/backends/cpu-js/source/random.ts';
 import { expectClose, hasGpu, rng, useGpu } from './tier.ts';
@@ -34,8 +34,9 @@ function refMatmul(
     const bo = bB === 1 ? 0 : t * k * n;
     for (let i = 0; i < m; i++)
       for (let p = 0; p < k; p++) {
-        const x = a.data[ao + i * k + p]!;
-        for (let j = 0; j < n; j++) c[t * m * n + i * n + j]! += x * b.data[bo + p * n + j]!;
+        const x = a.data[ao + i * k + p] as number;
+        for (let j = 0; j < n; j++)
+          c[t * m * n + i * n + j]! += x * (b.data as NumberArray)[bo + p * n + j]!;
       }
   }
   return c;
@@ -88,7 +89,7 @@ describe.skipIf(!hasGpu)('webgpu matmul, transpose, random', () => {
     const got = await gpu.download(c!);
     gpu.release(ha, hb, c!);
     expect(got.shape).toEqual([...lead, m, n]);
-    expectClose(got.data, refMatmul(a, b, m, k, n, batch), 1e-4, 1e-4);
+    expectClose(got.data as NumberArray, refMatmul(a, b, m, k, n, batch), 1e-4, 1e-4);
   });
 
   it('matmul of a vector pair and a sum of two products', async () => {
@@ -104,13 +105,13 @@ describe.skipIf(!hasGpu)('webgpu matmul, transpose, random', () => {
     const want = refMatmul(a1!, b1!, 70, 33, 9, 1).map(
       (v, i) => v + refMatmul(a2!, b2!, 70, 20, 9, 1)[i]!,
     );
-    expectClose((await gpu.download(c!)).data, want, 1e-4, 1e-4);
+    expectClose((await gpu.download(c!)).data as NumberArray, want, 1e-4, 1e-4);
     const v = randomArray([33]);
     const hv = await gpu.upload(v);
     const [d] = await gpu.run('matmul', [hs[0]!, hv], { ...params, bVec: true });
     const dn = await gpu.download(d!);
     expect(dn.shape).toEqual([70]);
-    expectClose(dn.data, refMatmul(a1!, v, 70, 33, 1, 1), 1e-4, 1e-4);
+    expectClose(dn.data as NumberArray, refMatmul(a1!, v, 70, 33, 1, 1), 1e-4, 1e-4);
     gpu.release(...hs, hv, c!, d!);
   });
 
@@ -125,7 +126,7 @@ describe.skipIf(!hasGpu)('webgpu matmul, transpose, random', () => {
     const xi =
       dtype === 'int32'
         ? new NDArray(
-            Int32Array.from(x.data, (v) => Math.round(v * 100)),
+            Int32Array.from(x.data as NumberArray, (v) => Math.round(v * 100)),
             shape,
             'int32',
           )
@@ -136,7 +137,7 @@ describe.skipIf(!hasGpu)('webgpu matmul, transpose, random', () => {
     gpu.release(h, t!);
     const want = refTranspose(xi, axes);
     expect(got.shape).toEqual(want.shape);
-    expect(Array.from(got.data)).toEqual(Array.from(want.data));
+    expect(Array.from(got.data as NumberArray)).toEqual(Array.from(want.data as NumberArray));
   });
 
   it.each([
@@ -160,6 +161,11 @@ describe.skipIf(!hasGpu)('webgpu matmul, transpose, random', () => {
     const got = await gpu.download(r!);
     gpu.release(r!);
     expect(got.shape).toEqual(c.shape);
-    expectClose(got.data, want.data, c.kind === 'uniform' ? 1e-6 : 1e-4, 1e-5);
+    expectClose(
+      got.data as NumberArray,
+      want.data as NumberArray,
+      c.kind === 'uniform' ? 1e-6 : 1e-4,
+      1e-5,
+    );
   });
 });

@@ -2,7 +2,7 @@
 // random axes of random shapes, the partial layout, and one 16M-element (64 MiB) buffer.
 
 import { describe, expect, it } from 'vitest';
-import { allocate, type DType } from '../../../src/array/dtype.ts';
+import { allocate, type DType, type NumberArray } from '../../../src/array/dtype.ts';
 import { NDArray, shapeSize } from '../../../src/array/ndarray.ts';
 import { reduceKernels } from '../../../src/backends/cpu-js/reduce/reduce.ts';
 import type { Chunk, KernelContext } from '../../../src/kernels/types.ts';
@@ -105,7 +105,7 @@ describe.skipIf(!hasGpu)('webgpu reductions', () => {
     gpu.release(h, r!);
     expect(got.shape).toEqual(want.shape);
     expect(got.dtype).toBe(outDtype);
-    expectClose(got.data, want.data, 1e-5, 1e-4);
+    expectClose(got.data as NumberArray, want.data as NumberArray, 1e-5, 1e-4);
   });
 
   const argCases = ['argmin', 'argmax'].flatMap((op) =>
@@ -126,12 +126,12 @@ describe.skipIf(!hasGpu)('webgpu reductions', () => {
     const [pv, pi] = await gpu.run('reduce-partial', [h], p);
     const got = await gpu.download(r!);
     const [wv, wi] = cpu('reduce-partial', [x], p) as NDArray[];
-    expectClose((await gpu.download(pv!)).data, wv!.data, 0, 0);
-    expectClose((await gpu.download(pi!)).data, wi!.data, 0, 0);
+    expectClose((await gpu.download(pv!)).data as NumberArray, wv!.data as NumberArray, 0, 0);
+    expectClose((await gpu.download(pi!)).data as NumberArray, wi!.data as NumberArray, 0, 0);
     gpu.release(h, r!, pv!, pi!);
     expect(got.shape).toEqual(want.shape);
     expect(got.dtype).toBe('int32');
-    expectClose(got.data, want.data, 0, 0);
+    expectClose(got.data as NumberArray, want.data as NumberArray, 0, 0);
   });
 
   it.each([
@@ -143,7 +143,8 @@ describe.skipIf(!hasGpu)('webgpu reductions', () => {
       const { gpu } = box;
       for (let k = 0; k < 4; k++) {
         const x = randomBlock('float32', 'sum');
-        for (let i = 0; i < x.size; i++) x.data[i] = x.data[i]! + 1000;
+        for (let i = 0; i < x.size; i++)
+          (x.data as NumberArray)[i] = (x.data as NumberArray)[i]! + 1000;
         const axes = randomAxes(x.ndim);
         const p = {
           op: 'var' as const,
@@ -159,7 +160,7 @@ describe.skipIf(!hasGpu)('webgpu reductions', () => {
         const got = await gpu.download(r!);
         gpu.release(h, r!);
         expect(got.shape).toEqual(want.shape);
-        expectClose(got.data, want.data, 1e-3, 1e-3);
+        expectClose(got.data as NumberArray, want.data as NumberArray, 1e-3, 1e-3);
       }
     },
   );
@@ -174,7 +175,7 @@ describe.skipIf(!hasGpu)('webgpu reductions', () => {
     const got = await gpu.download(r!);
     gpu.release(h, r!);
     expect(got.shape).toEqual(values!.shape);
-    expectClose(got.data, values!.data, 1e-5, 1e-4);
+    expectClose(got.data as NumberArray, values!.data as NumberArray, 1e-5, 1e-4);
   });
 
   it('sums a 16M-element float32 buffer (64 MiB) and maps it elementwise', async () => {
@@ -197,7 +198,7 @@ describe.skipIf(!hasGpu)('webgpu reductions', () => {
     };
     const [y] = await gpu.run('ew', [h], { expr, dtype: f });
     const [s] = await gpu.run('reduce-aggregate', [y!], { op: 'sum', axes: [0] });
-    const total = (await gpu.download(s!)).data[0]!;
+    const total = (await gpu.download(s!)).data[0] as number;
     expect(Math.abs(total - want) / Math.abs(want)).toBeLessThan(1e-4);
     const back = await gpu.download(y!);
     for (const i of [0, 1, 12345, n - 1]) expect(back.data[i]).toBe(Math.fround(2 * data[i]! + 1));

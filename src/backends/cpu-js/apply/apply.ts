@@ -3,8 +3,22 @@
 
 import { assembleBlocks } from '../../../array/assemble.ts';
 import { markEngineCopy } from '../../../array/buffer-pool.ts';
-import { allocate, type DType, dtypeOfTypedArray, type TypedArray } from '../../../array/dtype.ts';
-import { flattenNested, NDArray, type Nested, shapeSize } from '../../../array/ndarray.ts';
+import { castInto } from '../../../array/cast.ts';
+import {
+  allocate,
+  type DType,
+  dtypeOfTypedArray,
+  isBigIntArray,
+  type NumberArray,
+  type TypedArray,
+} from '../../../array/dtype.ts';
+import {
+  flattenNested,
+  NDArray,
+  type Nested,
+  shapeSize,
+  valuesData,
+} from '../../../array/ndarray.ts';
 import { ShapeError, ValueError } from '../../../errors.ts';
 import type { AsyncKernel, Chunk, FnRef, KernelContext } from '../../../kernels/types.ts';
 import { sliceND } from '../layout/slice.ts';
@@ -116,27 +130,31 @@ function describe(x: unknown): string {
 const fmt = (s: readonly Size[]): string =>
   `[${s.map((v) => (v === null ? 'null' : v)).join(', ')}]`;
 
+/** A result's elements: a TypedArray (of `dtype`) or plain numbers. */
+type ResultData = TypedArray | number[];
+
 /** Data and shape of a result before it is checked: shape undefined = flat, to be fitted. */
 function readResult(
   r: unknown,
   key: string,
   what: string,
-): { data: ArrayLike<number>; dtype?: DType; shape?: number[] } {
+): { data: ResultData; dtype?: DType; shape?: number[] } {
   if (r instanceof NDArray) return { data: r.data, dtype: r.dtype, shape: r.shape };
   if (ArrayBuffer.isView(r) && !(r instanceof DataView)) {
-    if (r instanceof BigInt64Array || r instanceof BigUint64Array) {
-      throw new ValueError(`${FN}: task ${key}: fn '${what}' returned a ${r.constructor.name}`);
-    }
     return { data: r as TypedArray, dtype: dtypeOfTypedArray(r as TypedArray) };
   }
   if (typeof r === 'number' || typeof r === 'boolean') return { data: [Number(r)], shape: [] };
+  if (typeof r === 'bigint')
+    return { data: valuesData(FN, [r], 'int64'), dtype: 'int64', shape: [] };
   if (Array.isArray(r)) {
     if (r.every((v) => typeof v === 'number' || typeof v === 'boolean')) {
       return { data: r.map(Number) };
     }
     try {
       const { values, shape } = flattenNested(FN, r as Nested);
-      return { data: values, shape };
+      return values.some((v) => typeof v === 'bigint')
+        ? { data: valuesData(FN, values, 'int64'), shape, dtype: 'int64' }
+        : { data: values as number[], shape };
     } catch (e) {
       const reason = (e as Error).message.replace(`${FN}: `, '');
       throw new ShapeError(`${FN}: task ${key}: fn '${what}' returned ${reason}`, {
@@ -214,19 +232,25 @@ export function coerceResult(
 }
 
 function castTo(
-  data: ArrayLike<number>,
+  data: ResultData,
   from: DType | undefined,
   shape: readonly number[],
   dtype: DType,
 ): NDArray {
-  const shared =
-    ArrayBuffer.isView(data) && (data as TypedArray).buffer instanceof SharedArrayBuffer;
-  const sameType = from === dtype || (from === 'uint8' && dtype === 'bool' && isBool(data));
+  const shared = ArrayBuffer.isView(data) && data.buffer instanceof SharedArrayBuffer;
+  const sameType =
+    from === dtype || (from === 'uint8' && dtype === 'bool' && isBool(data as NumberArray));
   if (sameType && shared) return new NDArray(data as TypedArray, shape, dtype);
   const out = allocate(dtype, data.length);
-  if (dtype === 'bool') for (let i = 0; i < data.length; i++) out[i] = data[i] ? 1 : 0;
-  else if (ArrayBuffer.isView(data)) out.set(data as TypedArray);
-  else for (let i = 0; i < data.length; i++) out[i] = data[i]!;
+  if (isBigIntArray(out) || (ArrayBuffer.isView(data) && isBigIntArray(data))) {
+    // int64/uint64 on either side: converted through their 32-bit halves (cast.ts)
+    castInto(out, dtype, data, from ?? 'number');
+  } else {
+    const d = data as NumberArray | number[];
+    if (dtype === 'bool') for (let i = 0; i < d.length; i++) out[i] = d[i] ? 1 : 0;
+    else if (ArrayBuffer.isView(d)) out.set(d);
+    else for (let i = 0; i < d.length; i++) out[i] = d[i]!;
+  }
   markEngineCopy(out);
   return new NDArray(out, shape, dtype);
 }

@@ -2,7 +2,14 @@
 // coerces what it returns (NDArray, bare TypedArray, nested numbers, a number) to a block.
 
 import { markEngineCopy } from '../../../array/buffer-pool.ts';
-import { allocate, type DType, dtypeOfTypedArray, type TypedArray } from '../../../array/dtype.ts';
+import {
+  allocate,
+  type DType,
+  dtypeOfTypedArray,
+  isBigIntArray,
+  type TypedArray,
+} from '../../../array/dtype.ts';
+import { numberToBig } from '../../../array/int64.ts';
 import { NDArray, type Nested, ndarray, shapeSize } from '../../../array/ndarray.ts';
 import type { Size } from '../../../chunking/types.ts';
 import { ShapeError } from '../../../errors.ts';
@@ -10,6 +17,7 @@ import { arrayBlock } from '../../../kernels/array-block.ts';
 import type { AsyncKernel, Chunk, FnRef, KernelContext } from '../../../kernels/types.ts';
 import { convertBlock } from '../layout/layout.ts';
 import { writeRegion } from '../layout/slice.ts';
+import { setSame } from '../layout/storage.ts';
 
 /** Where a block sits in an array: the `blockInfo` argument of blockwise and mapBlocks kernels. */
 export interface BlockLocation {
@@ -109,7 +117,7 @@ function buildArg(spec: BlockwiseArgSpec, inputs: readonly Chunk[]): unknown {
 function shared(x: NDArray): NDArray {
   if (x.data.buffer instanceof SharedArrayBuffer) return x;
   const data = allocate(x.dtype, x.size);
-  data.set(x.data);
+  setSame(data, x.data);
   markEngineCopy(data);
   return new NDArray(data, x.shape, x.dtype);
 }
@@ -154,11 +162,17 @@ export function coerceBlock(
     );
   let arr: NDArray;
   if (result instanceof NDArray) arr = result;
-  else if (typeof result === 'number' || typeof result === 'boolean') {
+  else if (
+    typeof result === 'number' ||
+    typeof result === 'boolean' ||
+    typeof result === 'bigint'
+  ) {
     const shape = fitShape(expected, 1);
     if (shape === undefined) throw fail(`the number ${String(result)}`);
     const data = allocate(dtype, 1);
-    data[0] = dtype === 'bool' ? (result ? 1 : 0) : Number(result);
+    if (isBigIntArray(data)) {
+      data[0] = typeof result === 'bigint' ? result : numberToBig(Number(result));
+    } else data[0] = dtype === 'bool' ? (result ? 1 : 0) : Number(result);
     return new NDArray(data, shape, dtype);
   } else if (isTypedArray(result)) {
     const shape = fitShape(expected, result.length);

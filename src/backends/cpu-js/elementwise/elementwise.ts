@@ -6,6 +6,7 @@ import { float16Bits, float16Value, roundToFloat16 } from '../../../array/float1
 import { cStrides, NDArray, shapeSize } from '../../../array/ndarray.ts';
 import { arrayBlock } from '../../../kernels/array-block.ts';
 import type { Chunk, Kernel } from '../../../kernels/types.ts';
+import { bigHelpers } from './ew-big.ts';
 import { exprKey, type InputMode, type LoopSpec, loopSource } from './ew-codegen.ts';
 import type { EwParams, Expr } from './expr.ts';
 
@@ -32,6 +33,7 @@ type Loop = (
 
 /** Scalar semantics the generated loops call (NumPy's, where JS differs from C). */
 export const ewHelpers = {
+  ...bigHelpers,
   /** float16: bits → number, number → bits (nearest-even), number → nearest float16 value. */
   f16Value: float16Value,
   f16Bits: float16Bits,

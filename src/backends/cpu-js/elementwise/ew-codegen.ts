@@ -2,9 +2,10 @@
 // Every op node becomes one local per element (no temporary arrays); its value is cast to its dtype.
 // float16 blocks hold bits: loads decode them, each float16 node rounds, stores encode (H.f16*).
 
-import type { DType } from '../../../array/dtype.ts';
+import { type DType, resultType } from '../../../array/dtype.ts';
 import { roundToFloat16 } from '../../../array/float16.ts';
-import { EXACT, opCode, scalarCasts } from './ew-ops.ts';
+import { bigLiteral, bigOpCode, convertBig, isBig, type ValType, wrapBig } from './ew-big.ts';
+import { COMPARISONS, EXACT, opCode, scalarCasts, UNCAST } from './ew-ops.ts';
 import type { Expr } from './expr.ts';
 
 export { EXACT } from './ew-ops.ts';
@@ -22,9 +23,6 @@ export interface LoopSpec {
   readonly modes: readonly InputMode[];
   readonly outDtype: DType;
 }
-
-/** A node's value type: a dtype, or a weak JS scalar (a literal not yet cast). */
-type ValType = DType | 'weak';
 
 interface Emitted {
   readonly code: string;
@@ -63,6 +61,9 @@ export function castScalar(v: number, d: DType): number {
       return v & 0xffff;
     case 'uint8':
       return v & 0xff;
+    case 'int64':
+    case 'uint64':
+      return Math.trunc(v); // as a number; BigInt literals come from bigLiteral
   }
 }
 
@@ -96,7 +97,25 @@ export function castCode(code: string, d: DType): string {
       return `(${code} & 65535)`;
     case 'uint8':
       return `(${code} & 255)`;
+    case 'int64':
+    case 'uint64':
+      return wrapBig(code, d);
   }
+}
+
+/**
+ * The type each argument of op `op` (node dtype `d`) is read as: the promoted type for
+ * comparisons, its own type where only truthiness or class counts, `d` otherwise.
+ */
+function readTypes(op: string, d: DType, args: readonly Emitted[]): ValType[] {
+  if (op in COMPARISONS) {
+    const p = resultType(...args.map((a) => (a.type === 'weak' ? a.value! : a.type)));
+    return args.map((a) => (a.type === 'weak' ? 'weak' : p));
+  }
+  if (op === 'where') return [args[0]!.type, d, d];
+  if (op === 'astype') return [d];
+  if (UNCAST.has(op)) return args.map((a) => a.type);
+  return args.map(() => d);
 }
 
 /** Builds the statements of one loop body, one local per distinct node. */
@@ -132,18 +151,26 @@ class BodyBuilder {
     const hit = this.memo.get(key);
     if (hit) return hit;
     const args = e.args.map((a) => this.emit(a, false));
+    const reads = readTypes(e.op, e.dtype, args);
+    const big = isBig(e.dtype) || reads.some(isBig);
     const casts = scalarCasts(
       e.op,
       e.dtype,
       args.map((a) => a.type),
     );
-    const codes = args.map((a, i) =>
-      a.value !== undefined && casts[i] ? literal(castScalar(a.value, casts[i])) : a.code,
-    );
-    let code = opCode(e.op, codes, e.dtype);
+    const codes = args.map((a, i) => {
+      const to = casts[i];
+      if (a.value !== undefined) {
+        if (to && isBig(to)) return bigLiteral(a.value, to);
+        return to ? literal(castScalar(a.value, to)) : a.code;
+      }
+      const r = reads[i]!;
+      return r !== 'weak' ? (convertBig(a.code, a.type as DType, r) ?? a.code) : a.code;
+    });
+    let code = big ? bigOpCode(e.op, codes, e.dtype, reads) : opCode(e.op, codes, e.dtype);
     if (!EXACT.has(e.op)) {
-      // At the root the typed-array store wraps integers and rounds float32 itself, and
-      // the float16 store rounds as it encodes.
+      // At the root the typed-array store wraps integers (BigInts too) and rounds float32
+      // itself, and the float16 store rounds as it encodes.
       if (!isRoot || e.dtype === 'bool') code = castCode(code, e.dtype);
     }
     const name = `t${this.next++}`;

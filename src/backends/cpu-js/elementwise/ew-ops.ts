@@ -63,7 +63,7 @@ const UNARY_MATH = new Set([
 ]);
 
 /** Ops that read only the truthiness or the class of a value: weak scalars stay uncast. */
-const UNCAST: ReadonlySet<string> = new Set([
+export const UNCAST: ReadonlySet<string> = new Set([
   'logicalAnd',
   'logicalOr',
   'logicalNot',

@@ -10,7 +10,10 @@
 import {
   allocate,
   type DType,
+  isBigDType,
   isFloat,
+  type NumberArray,
+  numberData,
   type TypedArray,
   typedArrayCtor,
 } from '../../../array/dtype.ts';
@@ -97,12 +100,12 @@ export function forEachTile(
 interface SegmentFold {
   /** Fold src[s, s + len) = elements [j, j + len) of a run of `n` into acc[o]. */
   fold(
-    src: TypedArray,
+    src: NumberArray,
     s: number,
     len: number,
     j: number,
     n: number,
-    acc: TypedArray,
+    acc: NumberArray,
     o: number,
   ): void;
 }
@@ -172,9 +175,9 @@ function foldTiles(
   layout: RunLayout,
   runs: RunOp,
   fold: SegmentFold,
-  acc: TypedArray,
+  acc: NumberArray,
 ): void {
-  const buf = scratchFor(ev.dtype, TILE);
+  const buf = numberData(scratchFor(ev.dtype, TILE));
   const { n, reduced } = layout;
   forEachTile(ev.shape, TILE, (start, tile, a, size) => {
     const out = buf.subarray(0, size);
@@ -225,16 +228,19 @@ export function tiledPartial(ev: TileSource, reduce: MonoidParams): Chunk | unde
   const size = shapeSize(ev.shape);
   const layout = runLayout(ev.shape, reduce.axes);
   const short = layout.n < 64 || size <= TILE;
-  if (reduce.castTo !== undefined || (short && size > WHOLE_LIMIT)) return undefined;
+  // int64 and uint64 values reduce on the materialized block (reduce-big.ts)
+  if (reduce.castTo !== undefined || isBigDType(ev.dtype) || (short && size > WHOLE_LIMIT)) {
+    return undefined;
+  }
   const setup = monoidSetup(reduce.op, ev.dtype, reduce.dtype);
-  const acc = allocate(setup.accDtype, layout.outSize);
+  const acc = numberData(allocate(setup.accDtype, layout.outSize));
   if (setup.identity !== 0) acc.fill(setup.identity);
   const summed = (reduce.op === 'sum' || reduce.op === 'mean') && size > 0;
   if (summed && ev instanceof TileEvaluator && sumRows(ev, layout, acc)) {
     // done: summed row by row straight from the inputs
   } else if (size > 0) {
     if (short) {
-      const buf = scratchFor(ev.dtype, size).subarray(0, size);
+      const buf = numberData(scratchFor(ev.dtype, size)).subarray(0, size);
       ev.evaluate(
         buf,
         ev.shape.map(() => 0),
@@ -275,6 +281,7 @@ export function ewReducePlan(inputs: readonly Chunk[], p: EwReduceParams): Parti
     return undefined;
   }
   const ev = viewEvaluator(inputs, p);
+  if (isBigDType(ev.dtype)) return undefined;
   const size = shapeSize(ev.shape);
   const layout = runLayout(ev.shape, reduce.axes);
   if (size === 0 || ((layout.n < 64 || size <= TILE) && size > WHOLE_LIMIT)) return undefined;

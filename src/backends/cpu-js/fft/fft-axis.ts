@@ -1,7 +1,7 @@
 // The 'fft-axis' kernel: a 1-d DFT of every line of a block along one axis, the axis whole.
 // Complex values are pairs on a trailing axis of size 2 (re, im) until complex dtypes exist.
 
-import { allocate, type DType } from '../../../array/dtype.ts';
+import { allocate, type DType, numberData } from '../../../array/dtype.ts';
 import { NDArray, shapeSize } from '../../../array/ndarray.ts';
 import { arrayBlock } from '../../../kernels/array-block.ts';
 import type { Chunk, Kernel } from '../../../kernels/types.ts';
@@ -75,14 +75,14 @@ function fftAxis(inputs: Chunk[], p: FftAxisParams): NDArray {
   const inW = p.complexIn ? 2 : 1;
   const outW = p.kind === 'c2r' ? 1 : 2;
   const oshape = vshape.map((s, ax) => (ax === p.axis ? out : s));
-  const result = allocate(p.dtype, shapeSize(oshape) * outW);
+  const result = numberData(allocate(p.dtype, shapeSize(oshape) * outW), 'fft');
   const take = Math.min(len, use);
   const line = new Float64Array(
     p.kind === 'r2c' ? use : 2 * Math.max(use, p.kind === 'c2r' ? 0 : use),
   );
   const spec = new Float64Array(2 * Math.max(use, out));
   const res = new Float64Array(outW * out);
-  const src = x.data;
+  const src = numberData(x.data, 'fft');
   const plan = p.kind === 'c2c' ? fftPlan(p.n) : undefined;
   const sIm = p.conjIn ? -1 : 1;
   const oIm = p.conjOut ? -p.scale : p.scale;

@@ -2,9 +2,12 @@
 // merges, result assembly and output places. Axes whose rows are whole in both blocks merge
 // into longer runs; long runs copy with TypedArray.set, short ones (a rechunk along the last
 // axis makes millions of them) with a plain loop, which costs no view object per run.
+// Any dtype: element copies and `set` between arrays of one storage class work for BigInt
+// storage (int64, uint64) as for numbers.
 
 import type { TypedArray } from '../../../array/dtype.ts';
 import { cStrides, type NDArray, shapeSize } from '../../../array/ndarray.ts';
+import { setSame } from './storage.ts';
 
 /** Runs shorter than this are copied element by element. */
 const SHORT_RUN = 48;
@@ -61,7 +64,7 @@ function copyRuns(
   let d = d0;
   let s = s0;
   if (last === 0) {
-    dd.set(sd.subarray(s, s + inner), d);
+    setSame(dd, sd.subarray(s, s + inner), d);
     return;
   }
   const idx = new Array<number>(last).fill(0);
@@ -79,7 +82,9 @@ function copyRuns(
         for (let i = 0; i < inner; i++) dd[dr + i] = sd[sr + i]!;
       }
     } else {
-      for (let r = 0; r < n; r++, dr += dStep, sr += sStep) dd.set(sd.subarray(sr, sr + inner), dr);
+      for (let r = 0; r < n; r++, dr += dStep, sr += sStep) {
+        setSame(dd, sd.subarray(sr, sr + inner), dr);
+      }
     }
     let ax = outer - 1;
     for (; ax >= 0; ax--) {

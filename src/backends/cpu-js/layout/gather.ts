@@ -1,12 +1,23 @@
 // Kernels that move elements between blocks: indexing, rechunk merges, take, masks, setitem.
 // Plain loops over C-contiguous blocks; a `null` count means "the input block's whole extent".
+// Any dtype: int64 and uint64 blocks (BigInt storage) copy as number ones do.
 
-import { allocate, type DType } from '../../../array/dtype.ts';
+import { castData } from '../../../array/cast.ts';
+import {
+  allocate,
+  type DType,
+  isBigDType,
+  type NumberArray,
+  type TypedArray,
+} from '../../../array/dtype.ts';
+import { float16Bits } from '../../../array/float16.ts';
+import { numberToBig } from '../../../array/int64.ts';
 import { cStrides, NDArray, shapeSize } from '../../../array/ndarray.ts';
 import { arrayBlock } from '../../../kernels/array-block.ts';
 import type { Chunk, Kernel } from '../../../kernels/types.ts';
 import { copyBox } from './copy-box.ts';
 import { sliceND } from './slice.ts';
+import { setSame } from './storage.ts';
 
 /** Resolve `null` counts (unknown sizes) to the rest of the input block's extent. */
 function resolveCounts(x: NDArray, start: readonly number[], count: readonly (number | null)[]) {
@@ -50,6 +61,27 @@ export interface SetRegionParams {
 
 function cast(dtype: DType, v: number): number {
   return dtype === 'bool' ? (v !== 0 ? 1 : 0) : v;
+}
+
+/**
+ * A scalar as a block of `dtype` stores it: 0/1 for bool, the bits for float16, a BigInt
+ * for int64 and uint64 (truncated as a cast).
+ */
+function storedScalar(dtype: DType, v: number): number | bigint {
+  if (dtype === 'float16') return float16Bits(v);
+  return isBigDType(dtype) ? numberToBig(v) : cast(dtype, v);
+}
+
+/**
+ * The value block's data as `out` stores it: converted to out's dtype when a plain store
+ * would not convert it (BigInts on one side and numbers on the other, or float16 bits on
+ * one side only), so the stores need no conversion per element.
+ */
+function valueData(value: NDArray, out: NDArray): TypedArray {
+  const a = value.dtype;
+  const b = out.dtype;
+  const convert = a !== b && (isBigDType(a) || isBigDType(b) || a === 'float16' || b === 'float16');
+  return convert ? castData(value.data, a, b) : value.data;
 }
 
 /**
@@ -101,7 +133,7 @@ function walkRegion(
 
 function copyOf(x: NDArray): NDArray {
   const out = allocate(x.dtype, x.size);
-  out.set(x.data);
+  setSame(out, x.data);
   return new NDArray(out, x.shape, x.dtype);
 }
 
@@ -147,7 +179,7 @@ function take(inputs: Chunk[], p: TakeParams): NDArray {
       const s = (o * m + li) * inner;
       const d = (p.front ? k * outer + o : o * n + k) * inner;
       if (inner === 1) out[d] = src.data[s]!;
-      else out.set(src.data.subarray(s, s + inner), d);
+      else setSame(out, src.data.subarray(s, s + inner), d);
     }
   }
   return new NDArray(out, shape, first.dtype);
@@ -159,7 +191,7 @@ function setRegion(inputs: Chunk[], p: SetRegionParams): NDArray {
   const o = out.data;
   const count = resolveCounts(out, p.start, p.count);
   if (p.scalar !== undefined) {
-    const v = cast(dt, p.scalar);
+    const v = storedScalar(dt, p.scalar);
     const zeros = p.start.map(() => 0);
     walkRegion(out.shape, p.start, p.step, count, zeros, (d) => {
       o[d] = v;
@@ -168,20 +200,27 @@ function setRegion(inputs: Chunk[], p: SetRegionParams): NDArray {
   }
   const value = arrayBlock(inputs[1], 'gather');
   const vs = broadcastStrides(value, out.shape.length, p.keep);
-  const src = value.data;
-  walkRegion(out.shape, p.start, p.step, count, vs, (d, v) => {
-    o[d] = cast(dt, src[v]!);
-  });
+  const src = valueData(value, out);
+  if (dt === 'bool') {
+    const nums = src as NumberArray; // bool storage: valueData gave numbers
+    walkRegion(out.shape, p.start, p.step, count, vs, (d, v) => {
+      o[d] = cast(dt, nums[v]!);
+    });
+  } else {
+    walkRegion(out.shape, p.start, p.step, count, vs, (d, v) => {
+      o[d] = src[v]!;
+    });
+  }
   return out;
 }
 
 function whereSet(inputs: Chunk[], p: { scalar?: number }): NDArray {
   const out = copyOf(arrayBlock(inputs[0], 'gather'));
-  const m = arrayBlock(inputs[1], 'gather').data;
+  const m = arrayBlock(inputs[1], 'gather').data as Uint8Array;
   const o = out.data;
   const dt = out.dtype;
   if (p.scalar !== undefined) {
-    const v = cast(dt, p.scalar);
+    const v = storedScalar(dt, p.scalar);
     for (let i = 0; i < m.length; i++) if (m[i] !== 0) o[i] = v;
     return out;
   }
@@ -189,12 +228,19 @@ function whereSet(inputs: Chunk[], p: { scalar?: number }): NDArray {
   const nd = out.shape.length;
   const axes = Array.from({ length: nd }, (_, i) => i);
   const vs = broadcastStrides(value, nd, axes);
-  const src = value.data;
+  const src = valueData(value, out);
   const zeros = axes.map(() => 0);
   const ones = axes.map(() => 1);
-  walkRegion(out.shape, zeros, ones, out.shape, vs, (d, v) => {
-    if (m[d] !== 0) o[d] = cast(dt, src[v]!);
-  });
+  if (dt === 'bool') {
+    const nums = src as NumberArray; // bool storage: valueData gave numbers
+    walkRegion(out.shape, zeros, ones, out.shape, vs, (d, v) => {
+      if (m[d] !== 0) o[d] = cast(dt, nums[v]!);
+    });
+  } else {
+    walkRegion(out.shape, zeros, ones, out.shape, vs, (d, v) => {
+      if (m[d] !== 0) o[d] = src[v]!;
+    });
+  }
   return out;
 }
 

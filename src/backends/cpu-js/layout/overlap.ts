@@ -1,11 +1,15 @@
 // 'overlap-block': one block extended by halos gathered from its neighbour blocks, with the
 // array edges filled by a boundary rule (mirror, wrap, repeat or a constant per axis).
+// Any dtype: an int64 or uint64 block's constants are BigInts (a fraction truncates).
 
-import { allocate } from '../../../array/dtype.ts';
+import { allocate, type DType, isBigDType } from '../../../array/dtype.ts';
+import { float16Bits } from '../../../array/float16.ts';
+import { numberToBig } from '../../../array/int64.ts';
 import { cStrides, NDArray, shapeSize } from '../../../array/ndarray.ts';
 import type { AxisRun } from '../../../chunking/overlap-plan.ts';
 import { arrayBlock } from '../../../kernels/array-block.ts';
 import type { Chunk, Kernel } from '../../../kernels/types.ts';
+import { fillSame, setSame } from './storage.ts';
 
 /**
  * Params of 'overlap-block'. Along each axis the output positions are `runs` over that
@@ -42,6 +46,16 @@ function expand(all: readonly AxisRun[], extent: number) {
   return { slot, local };
 }
 
+/**
+ * A constant as a block of `dtype` stores it: 0/1 for bool, the bits for float16, a BigInt
+ * for int64 and uint64 (truncated as a cast), converted once per task.
+ */
+function storedConstant(v: number, dtype: DType): number | bigint {
+  if (dtype === 'bool') return v !== 0 ? 1 : 0;
+  if (dtype === 'float16') return float16Bits(v);
+  return isBigDType(dtype) ? numberToBig(v) : v;
+}
+
 function overlapBlock(inputs: Chunk[], p: OverlapBlockParams): NDArray {
   const srcs = inputs.map((c) => arrayBlock(c, 'overlap'));
   const dtype = srcs[0]!.dtype;
@@ -56,8 +70,7 @@ function overlapBlock(inputs: Chunk[], p: OverlapBlockParams): NDArray {
     return result;
   }
   const strides = srcs.map((s) => cStrides(s.shape));
-  const cast = (v: number) => (dtype === 'bool' ? (v !== 0 ? 1 : 0) : v);
-  const constants = p.constants.map((c) => (c === null ? 0 : cast(c)));
+  const constants = p.constants.map((c) => storedConstant(c ?? 0, dtype));
   const idx = new Array<number>(nd).fill(0);
   const last = nd - 1;
   const lastRuns = wholeRuns(p.runs[last]!, srcs[0]!.shape[last]!);
@@ -82,7 +95,7 @@ function overlapBlock(inputs: Chunk[], p: OverlapBlockParams): NDArray {
     // a row of the output: the last axis's runs, each a constant, a copy or a reversed copy
     for (const r of lastRuns) {
       if (r.slot < 0 || constAxis >= 0) {
-        out.fill(constants[r.slot < 0 ? last : constAxis]!, o, o + r.count);
+        fillSame(out, constants[r.slot < 0 ? last : constAxis]!, o, o + r.count);
         o += r.count;
         continue;
       }
@@ -91,7 +104,7 @@ function overlapBlock(inputs: Chunk[], p: OverlapBlockParams): NDArray {
       const st = strides[k]![last]!;
       const at = outer[r.slot]! + r.start * st;
       if (r.step * st === 1) {
-        out.set(src.subarray(at, at + r.count), o);
+        setSame(out, src.subarray(at, at + r.count), o);
         o += r.count;
       } else {
         const step = r.step * st;

@@ -1,9 +1,10 @@
 // Strided n-d copy: out[i…] = x[start + i*step …] per axis; steps may be negative.
-// The core of from-array getters, basic slicing and rechunk splits.
+// The core of from-array getters, basic slicing and rechunk splits; any dtype (int64 too).
 
 import { allocate, type TypedArray } from '../../../array/dtype.ts';
 import { NDArray } from '../../../array/ndarray.ts';
 import { copyBox } from './copy-box.ts';
+import { setSame } from './storage.ts';
 
 /** Per-axis start, step and count of a strided selection. */
 export interface StridedSelection {
@@ -84,7 +85,7 @@ export function sliceInto(out: TypedArray, x: NDArray, sel: StridedSelection): v
   let o = 0;
   for (;;) {
     if (contiguous) {
-      out.set(src.subarray(base, base + innerN), o);
+      setSame(out, src.subarray(base, base + innerN), o);
       o += innerN;
     } else {
       for (let i = 0, s = base; i < innerN; i++, s += innerStep) out[o++] = src[s]!;

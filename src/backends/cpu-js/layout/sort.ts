@@ -2,7 +2,7 @@
 // adjacent along the axis) merged into one, stably; with indices, blocks are [values, indices].
 // NaN sorts last in both orders; ties keep their original order (runs merge earliest-first).
 
-import { allocate, type DType, type TypedArray } from '../../../array/dtype.ts';
+import { allocate, type DType, type NumberArray, numberData } from '../../../array/dtype.ts';
 import { NDArray } from '../../../array/ndarray.ts';
 import { arrayBlock } from '../../../kernels/array-block.ts';
 import type { Chunk, Kernel } from '../../../kernels/types.ts';
@@ -27,7 +27,7 @@ function before(a: number, b: number, descending: boolean): boolean {
 }
 
 /** Sort one line of values in place (ascending with NaN last, then reversed if descending). */
-function sortValues(line: TypedArray, descending: boolean, scratch?: Uint32Array): void {
+function sortValues(line: NumberArray, descending: boolean, scratch?: Uint32Array): void {
   if (scratch !== undefined && line instanceof Float64Array && line.length >= RADIX_MIN) {
     radixSortFloat64(line, scratch);
   } else line.sort();
@@ -38,7 +38,7 @@ function sortValues(line: TypedArray, descending: boolean, scratch?: Uint32Array
 }
 
 /** Stable argsort of one line: `idx` receives local positions. */
-function sortIndices(line: TypedArray, idx: Int32Array, descending: boolean): void {
+function sortIndices(line: NumberArray, idx: Int32Array, descending: boolean): void {
   for (let i = 0; i < idx.length; i++) idx[i] = i;
   idx.sort((p, q) => {
     const a = line[p]!;
@@ -56,10 +56,12 @@ function sortIndices(line: TypedArray, idx: Int32Array, descending: boolean): vo
  */
 export function sortBlock(x: NDArray, p: SortParams): NDArray | [NDArray, NDArray] {
   const [pre, n, post] = around(x.shape, p.axis);
-  const out = allocate(x.dtype, x.size);
+  // numbers only: the dtype gate keeps int64 and uint64 from the sort kernels
+  const data = numberData(x.data, 'sort');
+  const out = allocate(x.dtype, x.size) as NumberArray;
   if (post === 1 && !p.withIndices) {
     // lines are contiguous: sort them in place in the output (no per-line copies)
-    out.set(x.data);
+    out.set(data);
     const scratch = x.dtype === 'float64' ? new Uint32Array(4 * n) : undefined;
     for (let i = 0; i < pre; i++) {
       sortValues(out.subarray(i * n, (i + 1) * n), p.descending, scratch);
@@ -67,14 +69,14 @@ export function sortBlock(x: NDArray, p: SortParams): NDArray | [NDArray, NDArra
     return new NDArray(out, x.shape, x.dtype);
   }
   const outIdx = p.withIndices ? (allocate('int32', x.size) as Int32Array) : undefined;
-  const line = allocate(x.dtype, n);
+  const line = allocate(x.dtype, n) as NumberArray;
   const idx = new Int32Array(n);
   const off = p.offset ?? 0;
   const scratch = x.dtype === 'float64' ? new Uint32Array(4 * n) : undefined;
   for (let i = 0; i < pre; i++) {
     for (let q = 0; q < post; q++) {
       const base = i * n * post + q;
-      for (let k = 0; k < n; k++) line[k] = x.data[base + k * post]!;
+      for (let k = 0; k < n; k++) line[k] = data[base + k * post]!;
       if (outIdx === undefined) {
         sortValues(line, p.descending, scratch);
         for (let k = 0; k < n; k++) out[base + k * post] = line[k]!;
@@ -101,6 +103,7 @@ export function mergeRuns(
   p: SortParams,
 ): NDArray | [NDArray, NDArray] {
   const vals = runs.map((r) => (Array.isArray(r) ? r[0] : r));
+  const datas = vals.map((v) => numberData(v.data, 'sort'));
   const idxs = p.withIndices ? runs.map((r) => (r as [NDArray, NDArray])[1]) : undefined;
   const first = vals[0]!;
   const dtype: DType = first.dtype;
@@ -108,8 +111,9 @@ export function mergeRuns(
   const n = lens.reduce((s, v) => s + v, 0);
   const shape = first.shape.map((s, ax) => (ax === p.axis ? n : s));
   const [pre, , post] = around(shape, p.axis);
-  const out = allocate(dtype, pre * n * post);
+  const out = allocate(dtype, pre * n * post) as NumberArray;
   const outIdx = idxs ? allocate('int32', out.length) : undefined;
+  const idxData = idxs?.map((ix) => ix.data as Int32Array);
   const heads = new Int32Array(runs.length);
   for (let i = 0; i < pre; i++) {
     for (let q = 0; q < post; q++) {
@@ -120,7 +124,7 @@ export function mergeRuns(
         for (let r = 0; r < runs.length; r++) {
           const h = heads[r]!;
           if (h >= lens[r]!) continue;
-          const v = vals[r]!.data[(i * lens[r]! + h) * post + q]!;
+          const v = datas[r]![(i * lens[r]! + h) * post + q]!;
           if (best < 0 || before(v, bv, p.descending)) {
             best = r;
             bv = v;
@@ -128,8 +132,8 @@ export function mergeRuns(
         }
         const at = (i * n + k) * post + q;
         out[at] = bv;
-        if (outIdx && idxs)
-          outIdx[at] = idxs[best]!.data[(i * lens[best]! + heads[best]!) * post + q]!;
+        if (outIdx && idxData)
+          outIdx[at] = idxData[best]![(i * lens[best]! + heads[best]!) * post + q]!;
         heads[best] = heads[best]! + 1;
       }
     }

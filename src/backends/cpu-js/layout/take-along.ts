@@ -1,7 +1,8 @@
 // The take-along-axis kernel: out[..., j, ...] = x[..., idx[..., j, ...], ...] along one axis,
 // the block of x holding that whole axis; negative indices wrap, others out of range throw.
+// x may have any dtype (int64 too); indices any integer dtype, int64 and uint64 included.
 
-import { allocate } from '../../../array/dtype.ts';
+import { allocate, isBigIntArray, type NumberArray } from '../../../array/dtype.ts';
 import { NDArray } from '../../../array/ndarray.ts';
 import { IndexError } from '../../../errors.ts';
 import type { Chunk, Kernel } from '../../../kernels/types.ts';
@@ -19,11 +20,13 @@ export function takeAlongBlock(x: NDArray, idx: NDArray, axis: number): NDArray 
   const n = x.shape[axis]!;
   const m = idx.shape[axis]!;
   const out = allocate(x.dtype, pre * m * post);
+  // int64 indices (NumPy's default integer) as numbers, once: exact for every valid index
+  const ix: NumberArray = isBigIntArray(idx.data) ? Float64Array.from(idx.data, Number) : idx.data;
   for (let i = 0; i < pre; i++) {
     for (let j = 0; j < m; j++) {
       for (let q = 0; q < post; q++) {
         const at = (i * m + j) * post + q;
-        let k = idx.data[at]!;
+        let k = ix[at]!;
         if (k < 0) k += n;
         if (k < 0 || k >= n) {
           throw new IndexError(

@@ -7,6 +7,7 @@ import { blockAt } from '../../../chunking/blocks.ts';
 import { IndexError } from '../../../errors.ts';
 import { arrayBlock } from '../../../kernels/array-block.ts';
 import type { Chunk, Kernel } from '../../../kernels/types.ts';
+import { setSame } from './storage.ts';
 
 /** Params of 'take-indexed': the axis, the input blocks' offsets along it (n + 1 of them). */
 export interface TakeIndexedParams {
@@ -31,7 +32,7 @@ function takeIndexed(inputs: Chunk[], p: TakeIndexedParams): NDArray {
     let i = Number(idx.data[k]!);
     if (i < -size || i >= size) {
       throw new IndexError(
-        `${p.fn}: index ${i} is out of bounds for axis ${p.axis} with size ${size}`,
+        `${p.fn}: index ${idx.data[k]} is out of bounds for axis ${p.axis} with size ${size}`,
       );
     }
     if (i < 0) i += size;
@@ -43,7 +44,7 @@ function takeIndexed(inputs: Chunk[], p: TakeIndexedParams): NDArray {
       const s = (o * m + li) * inner;
       const d = (o * n + k) * inner;
       if (inner === 1) out[d] = src.data[s]!;
-      else out.set(src.data.subarray(s, s + inner), d);
+      else setSame(out, src.data.subarray(s, s + inner), d);
     }
   }
   return new NDArray(out, shape, first.dtype);

@@ -1,7 +1,7 @@
 // The 'linalg' kernel: one dense op (dense-ops.ts) per matrix of a block's batch axes;
 // core axes are whole in every block, outputs are written in their declared dtypes.
 
-import { allocate, type DType } from '../../../array/dtype.ts';
+import { allocate, type DType, numberData } from '../../../array/dtype.ts';
 import { NDArray, shapeSize } from '../../../array/ndarray.ts';
 import { ShapeError } from '../../../errors.ts';
 import { arrayBlock } from '../../../kernels/array-block.ts';
@@ -60,17 +60,21 @@ export function linalgBlocks(
   const cores = xs.map((x) => x.shape.slice(p.batchDims));
   const sizes = cores.map(shapeSize);
   const outSizes = p.outCores.map(shapeSize);
-  const outs = p.outCores.map((_, k) => allocate(p.dtypes[k]!, count * outSizes[k]!));
+  const fn = p.args.fn;
+  const srcs = xs.map((x) => numberData(x.data, fn));
+  const outs = p.outCores.map((_, k) =>
+    numberData(allocate(p.dtypes[k]!, count * outSizes[k]!), fn),
+  );
   for (let b = 0; b < count; b++) {
-    const mats = xs.map((x, i): Mat => {
+    const mats = srcs.map((src, i): Mat => {
       const [rows, cols] = asRowsCols(cores[i]!);
       // a float64 copy each op may overwrite (slice and the typed-array constructor copy
       // natively; Float64Array.from would iterate)
       const [from, to] = [b * sizes[i]!, (b + 1) * sizes[i]!];
       const data =
-        x.data instanceof Float64Array
-          ? x.data.slice(from, to)
-          : new Float64Array(x.data.subarray(from, to) as ArrayLike<number>);
+        src instanceof Float64Array
+          ? src.slice(from, to)
+          : new Float64Array(src.subarray(from, to));
       return { data, rows, cols };
     });
     const res = op(mats, p.args);

@@ -1,7 +1,7 @@
 // Einstein summation over blocks, and the sum of partial contraction results.
 // Two-operand contractions permute into a batched GEMM (as NumPy's tensordot); others loop.
 
-import { allocate, type DType, type TypedArray } from '../../../array/dtype.ts';
+import { allocate, type DType, type NumberArray, numberData } from '../../../array/dtype.ts';
 import { cStrides, NDArray, shapeSize } from '../../../array/ndarray.ts';
 import { arrayBlock } from '../../../kernels/array-block.ts';
 import type { Chunk, Kernel } from '../../../kernels/types.ts';
@@ -71,7 +71,7 @@ function accumulateLoop(
     letters,
   );
   const st = blocks.map((b, t) => letterStrides(terms[t]!, b.shape, letters));
-  const data: TypedArray[] = blocks.map((b) => b.data);
+  const data: NumberArray[] = blocks.map((b) => numberData(b.data, 'einsum'));
   const nd = letters.length;
   const nOps = blocks.length;
   const last = nd - 1;
@@ -138,17 +138,23 @@ function accumulateGemm(
   const ap = permute(a, ta, [...batch, ...freeA, ...contr]);
   const bp = permute(b, tb, [...batch, ...contr, ...freeB]);
   const [nb, m, k, n] = [size(batch), size(freeA), size(contr), size(freeB)];
-  const [fa, fb] = [asFloat64(ap.data), asFloat64(bp.data)];
+  const [fa, fb] = [
+    asFloat64(numberData(ap.data, 'einsum')),
+    asFloat64(numberData(bp.data, 'einsum')),
+  ];
   const order = [...batch, ...freeA, ...freeB];
   const direct = order.join('') === out;
   const r = direct ? acc : new Float64Array(nb * m * n);
   for (let t = 0; t < nb; t++) gemm(fa, t * m * k, fb, t * k * n, r, t * m * n, m, k, n);
   if (!direct) {
     const rs = order.map((l) => sizes.get(l)!);
-    const perm = permuteBlock(
-      new NDArray(r, rs, 'float64'),
-      [...out].map((l) => order.indexOf(l)),
-    ).data;
+    const perm = numberData(
+      permuteBlock(
+        new NDArray(r, rs, 'float64'),
+        [...out].map((l) => order.indexOf(l)),
+      ).data,
+      'einsum',
+    );
     for (let i = 0; i < acc.length; i++) acc[i]! += perm[i]!;
   }
   return true;
@@ -198,7 +204,7 @@ export function contractSum(inputs: readonly Chunk[], p: ContractSumParams): NDA
   const first = arrayBlock(inputs[0], 'einsum');
   const acc = accumulator(p.dtype, first.size);
   for (const c of inputs) {
-    const d = arrayBlock(c, 'einsum').data;
+    const d = numberData(arrayBlock(c, 'einsum').data, 'einsum');
     if (d.length !== acc.length) throw new RangeError('contract-sum: blocks differ in size');
     for (let i = 0; i < acc.length; i++) acc[i]! += d[i]!;
   }

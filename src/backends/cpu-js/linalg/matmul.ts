@@ -1,7 +1,13 @@
 // Dense matrix product of blocks: a cache-blocked i-k-j GEMM accumulating in float64, with
 // NumPy matmul semantics (1-d promotion, broadcast batch axes) and sums over contraction blocks.
 
-import { allocate, allocateUnzeroed, type DType, type TypedArray } from '../../../array/dtype.ts';
+import {
+  allocate,
+  allocateUnzeroed,
+  type DType,
+  type NumberArray,
+  numberData,
+} from '../../../array/dtype.ts';
 import { cStrides, NDArray, shapeSize } from '../../../array/ndarray.ts';
 import { arrayBlock } from '../../../kernels/array-block.ts';
 import type { Chunk, Kernel } from '../../../kernels/types.ts';
@@ -149,7 +155,7 @@ export function transpose2d(
 }
 
 /** The data as float64 (a copy unless it already is): keeps the GEMM loop monomorphic. */
-export function asFloat64(data: TypedArray): Float64Array {
+export function asFloat64(data: NumberArray): Float64Array {
   return data instanceof Float64Array ? data : Float64Array.from(data);
 }
 
@@ -186,12 +192,13 @@ function operandOf(
   const ld = x.shape[1]!;
   const [r, c] = [win.count[0]!, win.count[1]!];
   const off = win.start[0]! * ld + win.start[1]!;
-  return { data: asFloat64(x.data), batch: [], rows: t ? c : r, cols: t ? r : c, t, off, ld };
+  const data = asFloat64(numberData(x.data, 'matmul'));
+  return { data, batch: [], rows: t ? c : r, cols: t ? r : c, t, off, ld };
 }
 
 function asOperand(x: NDArray, isVec: boolean, isLeft: boolean, t = false): Operand {
   const nd = x.shape.length;
-  const data = asFloat64(x.data);
+  const data = asFloat64(numberData(x.data, 'matmul'));
   if (isVec) {
     const k = x.shape[0]!;
     return isLeft
@@ -286,9 +293,9 @@ function accumulatePair(
 }
 
 /** Store a float64 accumulator as `dtype` (bool: nonzero; integers wrap as a C cast). */
-export function storeAs(acc: Float64Array, dtype: DType): TypedArray {
+export function storeAs(acc: Float64Array, dtype: DType): NumberArray {
   if (dtype === 'float64' && acc.buffer instanceof SharedArrayBuffer) return acc;
-  const out = allocate(dtype, acc.length);
+  const out = numberData(allocate(dtype, acc.length), 'matmul');
   if (dtype === 'bool') for (let i = 0; i < acc.length; i++) out[i] = acc[i] !== 0 ? 1 : 0;
   else if (dtype === 'float64' || dtype === 'float32') out.set(acc);
   else for (let i = 0; i < acc.length; i++) out[i] = Math.trunc(acc[i]!);

@@ -1,7 +1,7 @@
 // argmin / argmax: intermediates are [value, index (float64), count (0-d)]; ties and NaNs
 // resolve to the first occurrence, as NumPy. Indices are relative along one axis, or global flat.
 
-import { allocate, type TypedArray } from '../../../array/dtype.ts';
+import { allocate, type NumberArray, numberData } from '../../../array/dtype.ts';
 import { cStrides, NDArray } from '../../../array/ndarray.ts';
 import { ValueError } from '../../../errors.ts';
 import type { Chunk } from '../../../kernels/types.ts';
@@ -30,7 +30,7 @@ function beats(isMin: boolean, v: number, w: number): boolean {
 const same = (v: number, w: number): boolean => v === w || (Number.isNaN(v) && Number.isNaN(w));
 
 /** Best of the contiguous run src[s..s+n) (n >= 1): its value and position. */
-function scanRun(src: TypedArray, s: number, n: number, isMin: boolean): [number, number] {
+function scanRun(src: NumberArray, s: number, n: number, isMin: boolean): [number, number] {
   let best = src[s]!;
   let at = 0;
   for (let k = 1; k < n; k++) {
@@ -51,9 +51,9 @@ function relativePartial(x: NDArray, p: ArgParams): Chunk {
   for (let ax = 0; ax < axis; ax++) pre *= x.shape[ax]!;
   for (let ax = axis + 1; ax < x.ndim; ax++) post *= x.shape[ax]!;
   const { shape } = reducedShape(x.shape, p.axes);
-  const val = allocate(x.dtype, pre * post);
+  const val = numberData(allocate(x.dtype, pre * post), p.op);
   const idx = allocate('float64', pre * post);
-  const src = x.data;
+  const src = numberData(x.data, p.op);
   const isMin = p.op === 'argmin';
   if (n > 0 && post === 1) {
     for (let i = 0; i < pre; i++) {
@@ -84,7 +84,7 @@ function relativePartial(x: NDArray, p: ArgParams): Chunk {
 function flatPartial(x: NDArray, p: ArgParams): Chunk {
   const gst = cStrides(p.shape!);
   const shape = x.shape.map(() => 1);
-  const val = allocate(x.dtype, 1);
+  const val = numberData(allocate(x.dtype, 1), p.op);
   const idx = allocate('float64', 1);
   if (x.size > 0) scanFlat(x, p.op === 'argmin', p.offset!, gst, val, idx);
   return [
@@ -100,11 +100,11 @@ function scanFlat(
   isMin: boolean,
   offset: readonly number[],
   gst: readonly number[],
-  val: TypedArray,
-  idx: TypedArray,
+  val: NumberArray,
+  idx: Float64Array,
 ): void {
   const nd = x.shape.length;
-  const src = x.data;
+  const src = numberData(x.data, isMin ? 'argmin' : 'argmax');
   if (nd === 0) {
     val[0] = src[0]!;
     idx[0] = 0;
@@ -141,20 +141,22 @@ export function argPartial(x: NDArray, p: ArgParams): Chunk {
 export function argMerge(parts: readonly Chunk[], p: ArgParams): Chunk {
   if (parts.length === 1) return parts[0]!;
   const [v0, i0, c0] = parts[0] as [NDArray, NDArray, NDArray];
-  const val = allocate(v0.dtype, v0.size);
+  const val = numberData(allocate(v0.dtype, v0.size), p.op);
   const idx = allocate('float64', v0.size);
-  val.set(v0.data);
-  idx.set(i0.data);
-  let count = c0.data[0]!;
+  val.set(numberData(v0.data, p.op));
+  idx.set(numberData(i0.data, p.op));
+  let count = numberData(c0.data, p.op)[0]!;
   const relative = !p.flat;
   for (let k = 1; k < parts.length; k++) {
     const [vb, ib, cb] = parts[k] as [NDArray, NDArray, NDArray];
-    const nb = cb.data[0]!;
+    const nb = numberData(cb.data, p.op)[0]!;
     if (nb === 0) continue;
     const shift = relative ? count : 0;
+    const vals = numberData(vb.data, p.op);
+    const inds = numberData(ib.data, p.op);
     for (let i = 0; i < val.length; i++) {
-      const v = vb.data[i]!;
-      const j = ib.data[i]! + shift;
+      const v = vals[i]!;
+      const j = inds[i]! + shift;
       const w = val[i]!;
       if (
         count === 0 ||
@@ -181,6 +183,6 @@ export function argFinalize(part: Chunk, p: ArgParams): NDArray {
     throw new ValueError(`${p.op}: attempt to get ${p.op} of an empty sequence`);
   }
   const out = allocate('int32', i.size);
-  out.set(i.data);
+  out.set(numberData(i.data, p.op));
   return new NDArray(out, i.shape, 'int32');
 }

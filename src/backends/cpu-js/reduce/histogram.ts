@@ -1,7 +1,7 @@
 // Counting kernels (numpy.histogram, histogram2d and bincount): per-block counts in float64,
 // 'sum-blocks' to merge them in a tree, and the edges and density of a histogram.
 
-import type { TypedArray } from '../../../array/dtype.ts';
+import { numberData, type TypedArray } from '../../../array/dtype.ts';
 import { roundToFloat16 } from '../../../array/float16.ts';
 import { castNDArray, NDArray } from '../../../array/ndarray.ts';
 import { ValueError } from '../../../errors.ts';
@@ -81,8 +81,8 @@ export function linspaceEdges(
 function edgesOf(p: BinParams, lohi: Chunk[]): Float64Array {
   return p.edges === null
     ? linspaceEdges(
-        arrayBlock(lohi[0], 'histogram').data[0]!,
-        arrayBlock(lohi[1], 'histogram').data[0]!,
+        numberData(arrayBlock(lohi[0], 'histogram').data, 'histogram')[0]!,
+        numberData(arrayBlock(lohi[1], 'histogram').data, 'histogram')[0]!,
         p.bins,
         p.edgeDtype,
       )
@@ -117,11 +117,12 @@ function binner(p: BinParams, lohi: Chunk[]): { edges: Float64Array; bin: (v: nu
  * countValues(Float32Array.of(0, 0.5, 1, 2), Float64Array.of(0, 0.5, 1), true, counts); // [1, 2]
  */
 export function countValues(
-  x: TypedArray,
+  data: TypedArray,
   edges: Float64Array,
   uniform: boolean,
   counts: Float64Array,
 ): void {
+  const x = numberData(data, 'histogram');
   const n = edges.length - 1;
   const lo = edges[0]!;
   const hi = edges[n]!;
@@ -161,8 +162,10 @@ function searchRight(e: Float64Array, v: number): number {
 }
 
 function histogramBlock(inputs: Chunk[], p: HistogramBlockParams): NDArray {
-  const x = arrayBlock(inputs[0], 'histogram').data;
-  const w = p.weighted ? arrayBlock(inputs[1], 'histogram').data : undefined;
+  const x = numberData(arrayBlock(inputs[0], 'histogram').data, 'histogram');
+  const w = p.weighted
+    ? numberData(arrayBlock(inputs[1], 'histogram').data, 'histogram')
+    : undefined;
   const counts = new Float64Array(p.bins);
   if (w === undefined) {
     countValues(x, edgesOf(p, inputs.slice(1)), p.uniform, counts);
@@ -177,9 +180,11 @@ function histogramBlock(inputs: Chunk[], p: HistogramBlockParams): NDArray {
 }
 
 function histogram2dBlock(inputs: Chunk[], p: Histogram2dBlockParams): NDArray {
-  const x = arrayBlock(inputs[0], 'histogram').data;
-  const y = arrayBlock(inputs[1], 'histogram').data;
-  const w = p.weighted ? arrayBlock(inputs[2], 'histogram').data : undefined;
+  const x = numberData(arrayBlock(inputs[0], 'histogram').data, 'histogram2d');
+  const y = numberData(arrayBlock(inputs[1], 'histogram').data, 'histogram2d');
+  const w = p.weighted
+    ? numberData(arrayBlock(inputs[2], 'histogram').data, 'histogram2d')
+    : undefined;
   const bx = binner(p.x, []).bin;
   const by = binner(p.y, []).bin;
   const counts = new Float64Array(p.x.bins * p.y.bins);
@@ -192,8 +197,10 @@ function histogram2dBlock(inputs: Chunk[], p: Histogram2dBlockParams): NDArray {
 }
 
 function bincountBlock(inputs: Chunk[], p: BincountBlockParams): NDArray {
-  const x = arrayBlock(inputs[0], 'histogram').data;
-  const w = p.weighted ? arrayBlock(inputs[1], 'histogram').data : undefined;
+  const x = numberData(arrayBlock(inputs[0], 'histogram').data, 'bincount');
+  const w = p.weighted
+    ? numberData(arrayBlock(inputs[1], 'histogram').data, 'bincount')
+    : undefined;
   let top = -1;
   for (let i = 0; i < x.length; i++) {
     const v = x[i]!;
@@ -218,7 +225,7 @@ function sumBlocks(inputs: Chunk[]): NDArray {
   const longest = parts.reduce((a, b) => (b.data.length > a.data.length ? b : a));
   const out = new Float64Array(longest.data.length);
   for (const part of parts) {
-    const d = part.data;
+    const d = numberData(part.data, 'histogram');
     for (let i = 0; i < d.length; i++) out[i]! += d[i]!;
   }
   return new NDArray(out, longest.shape, 'float64');
@@ -232,7 +239,7 @@ function histogramEdges(inputs: Chunk[], p: BinParams): NDArray {
 
 /** Counts to a density (NumPy's `n / diff(edges) / n.sum()`); inputs counts, then lo, hi. */
 function histogramDensity(inputs: Chunk[], p: BinParams): NDArray {
-  const n = arrayBlock(inputs[0], 'histogram').data;
+  const n = numberData(arrayBlock(inputs[0], 'histogram').data, 'histogram');
   const { edges } = binner(p, inputs.slice(1));
   let total = 0;
   for (let i = 0; i < n.length; i++) total += n[i]!;

@@ -2,7 +2,7 @@
 // list of at most `resolution` weighted data values; merging two lists and compressing back
 // to `resolution` points moves any value's estimated rank by at most W / (2·resolution).
 
-import { allocate } from '../../../array/dtype.ts';
+import { allocate, type NumberArray, numberData } from '../../../array/dtype.ts';
 import { NDArray } from '../../../array/ndarray.ts';
 import type { Chunk, Kernel } from '../../../kernels/types.ts';
 import { offsetsOver, type QuantileBlockParams } from './quantile.ts';
@@ -21,6 +21,24 @@ export interface SketchParams {
  * keepdims output are carried in `shape`.
  */
 type Sketch = [NDArray, NDArray, NDArray, NDArray];
+
+/** A sketch's values, weights and used counts as number storage (float64 blocks). */
+interface SketchRows {
+  readonly v: NumberArray;
+  readonly w: NumberArray;
+  readonly used: NumberArray;
+  readonly cap: number;
+}
+
+/** The rows of each sketch, narrowed once per step rather than per row. */
+function rowsOf(parts: readonly Sketch[]): SketchRows[] {
+  return parts.map(([v, w, used]) => ({
+    v: numberData(v.data, 'quantile'),
+    w: numberData(w.data, 'quantile'),
+    used: numberData(used.data, 'quantile'),
+    cap: v.shape[1]!,
+  }));
+}
 
 /** Indices of `m` points picked from cumulative weights `cum` (total W) at (j + ½)·W/m. */
 function compressPicks(cum: Float64Array, n: number, m: number): Int32Array {
@@ -90,7 +108,7 @@ export function sketchPartial(x: NDArray, p: SketchParams): Chunk {
   );
   const vals = new Float64Array(m);
   const ones = new Float64Array(m).fill(1);
-  const src = x.data;
+  const src = numberData(x.data, 'quantile');
   for (let k = 0; k < K; k++) {
     const base = bases[k]!;
     let n = 0;
@@ -106,26 +124,25 @@ export function sketchPartial(x: NDArray, p: SketchParams): Chunk {
 }
 
 /** All points of row k over `parts` (each sorted), merged by value; weights follow. */
-function gatherRow(parts: readonly Sketch[], k: number): { v: Float64Array; w: Float64Array } {
+function gatherRow(parts: readonly SketchRows[], k: number): { v: Float64Array; w: Float64Array } {
   let n = 0;
-  for (const [, , u] of parts) n += u.data[k]!;
+  for (const { used } of parts) n += used[k]!;
   let v = new Float64Array(n);
   let w = new Float64Array(n);
   let tv = new Float64Array(n);
   let tw = new Float64Array(n);
   let len = 0;
-  for (const [pv, pw, u] of parts) {
-    const cap = pv.shape[1]!;
-    const m = u.data[k]!;
+  for (const { v: pv, w: pw, used, cap } of parts) {
+    const m = used[k]!;
     const off = k * cap;
     // two-way merge of v[0..len) with this part's row into tv, then swap
     let i = 0;
     let j = 0;
     let o = 0;
     while (i < len && j < m) {
-      if (pv.data[off + j]! < v[i]!) {
-        tv[o] = pv.data[off + j]!;
-        tw[o++] = pw.data[off + j++]!;
+      if (pv[off + j]! < v[i]!) {
+        tv[o] = pv[off + j]!;
+        tw[o++] = pw[off + j++]!;
       } else {
         tv[o] = v[i]!;
         tw[o++] = w[i++]!;
@@ -136,8 +153,8 @@ function gatherRow(parts: readonly Sketch[], k: number): { v: Float64Array; w: F
       tw[o] = w[i]!;
     }
     for (; j < m; j++, o++) {
-      tv[o] = pv.data[off + j]!;
-      tw[o] = pw.data[off + j]!;
+      tv[o] = pv[off + j]!;
+      tw[o] = pw[off + j]!;
     }
     [v, tv] = [tv, v];
     [w, tw] = [tw, w];
@@ -154,8 +171,9 @@ export function sketchMerge(chunks: readonly Chunk[], p: SketchParams): Chunk {
   const total = parts.reduce((n, s) => n + s[0].shape[1]!, 0);
   const cap = Math.max(1, Math.min(p.resolution, total));
   const s = sketchOf(K, cap, shape);
+  const rows = rowsOf(parts);
   for (let k = 0; k < K; k++) {
-    const { v, w } = gatherRow(parts, k);
+    const { v, w } = gatherRow(rows, k);
     writeRow(v, w, v.length, cap, s, k);
     for (const part of parts) if (part[3].data[k]) s.nan[k] = 1;
   }
@@ -185,9 +203,10 @@ export function sketchFinal(chunks: readonly Chunk[], p: QuantileBlockParams): N
   const parts = chunks as Sketch[];
   const keep = parts[0]![2].shape;
   const K = parts[0]![2].size;
-  const out = allocate(p.dtype, K * p.qs.length);
+  const out = numberData(allocate(p.dtype, K * p.qs.length), 'quantile');
+  const rows = rowsOf(parts);
   for (let k = 0; k < K; k++) {
-    const { v, w } = gatherRow(parts, k);
+    const { v, w } = gatherRow(rows, k);
     const nan = parts.some((s) => s[3].data[k]);
     p.qs.forEach((q, i) => {
       out[i * K + k] = (nan && !p.skipNaN) || v.length === 0 ? Number.NaN : rowQuantile(v, w, q, p);

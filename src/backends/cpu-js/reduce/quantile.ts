@@ -1,7 +1,7 @@
 // 'quantile-block': quantiles over the reduced axes of one block (the axes lie whole in it):
 // per output element its values are gathered, their needed order statistics selected.
 
-import { allocate, type DType, isFloat } from '../../../array/dtype.ts';
+import { allocate, type DType, isFloat, numberData } from '../../../array/dtype.ts';
 import { cStrides, NDArray } from '../../../array/ndarray.ts';
 import { arrayBlock } from '../../../kernels/array-block.ts';
 import type { Chunk, Kernel } from '../../../kernels/types.ts';
@@ -51,7 +51,7 @@ function gatherer(x: NDArray, p: QuantileBlockParams, buf: Float64Array): Gather
   const bases = offsetsOver(x.shape, kept);
   const m = inner.length;
   const contiguous = inner.every((off, k) => off === k);
-  const src = x.data;
+  const src = numberData(x.data, 'quantile');
   const float = isFloat(x.dtype);
   const scan = (n: number): [number, boolean] => {
     if (!float) return [n, false];
@@ -85,7 +85,7 @@ function gatherer(x: NDArray, p: QuantileBlockParams, buf: Float64Array): Gather
 export function quantileBlock(x: NDArray, p: QuantileBlockParams): NDArray {
   const m = offsetsOver(x.shape, p.axes).length;
   const count = x.shape.reduce((n, s, ax) => (p.axes.includes(ax) ? n : n * s), 1);
-  const out = allocate(p.dtype, count * p.qs.length);
+  const out = numberData(allocate(p.dtype, count * p.qs.length), 'quantile');
   const buf = new Float64Array(m);
   const gather = gatherer(x, p, buf);
   let at = m > 0 ? plan(p, m) : undefined;

@@ -1,11 +1,12 @@
 // Reductions with an identity (sum, prod, min, max, any, all, mean): partial, merge, finalize.
 // Intermediates are [values (keepdims shape, accumulator dtype), count (0-d float64)].
 
-import { allocate, type DType, isFloat } from '../../../array/dtype.ts';
+import { allocate, type DType, isBigDType, isFloat, numberData } from '../../../array/dtype.ts';
 import { NDArray } from '../../../array/ndarray.ts';
-import { ValueError } from '../../../errors.ts';
+import { DTypeError, ValueError } from '../../../errors.ts';
 import type { Chunk } from '../../../kernels/types.ts';
 import { convertBlock } from '../layout/layout.ts';
+import { bigMonoidMerge, bigMonoidPartial, isBigPartial } from './reduce-big.ts';
 import { allRuns, anyRuns, imulRuns, maxRuns, minRuns, prodRuns, sumRuns } from './reduce-loops.ts';
 import { type RunOp, reduceRuns, runLayout } from './reduce-runs.ts';
 
@@ -22,7 +23,18 @@ export interface MonoidParams {
   readonly dtype: DType;
 }
 
-const MAX: Record<DType, number> = {
+/** The dtypes stored as JS numbers: every dtype a monoid reduction is given. */
+type NumberDType = Exclude<DType, 'int64' | 'uint64'>;
+
+/** `d` as a number dtype; int64 and uint64 (kept from these kernels) are a DTypeError. */
+function numberDType(d: DType, op: MonoidOp): NumberDType {
+  if (isBigDType(d)) {
+    throw new DTypeError(`${op}: int64/uint64 data reached a kernel that takes numbers only`);
+  }
+  return d;
+}
+
+const MAX: Record<NumberDType, number> = {
   float64: Infinity,
   float32: Infinity,
   float16: Infinity,
@@ -35,7 +47,7 @@ const MAX: Record<DType, number> = {
   bool: 1,
 };
 
-const MIN: Record<DType, number> = {
+const MIN: Record<NumberDType, number> = {
   float64: -Infinity,
   float32: -Infinity,
   float16: -Infinity,
@@ -65,8 +77,8 @@ const monoids: Record<MonoidOp, Monoid> = {
     accDtype: () => 'float64',
     identity: () => 1,
   },
-  min: { runs: () => minRuns, accDtype: (d) => d, identity: (d) => MAX[d] },
-  max: { runs: () => maxRuns, accDtype: (d) => d, identity: (d) => MIN[d] },
+  min: { runs: () => minRuns, accDtype: (d) => d, identity: (d) => MAX[numberDType(d, 'min')] },
+  max: { runs: () => maxRuns, accDtype: (d) => d, identity: (d) => MIN[numberDType(d, 'max')] },
   any: { runs: () => anyRuns, accDtype: () => 'bool', identity: () => 0 },
   all: { runs: () => allRuns, accDtype: () => 'bool', identity: () => 1 },
 };
@@ -115,6 +127,7 @@ const UNIT_EXACT: ReadonlySet<MonoidOp> = new Set(['sum', 'mean', 'prod', 'min',
 export function monoidPartial(x: NDArray, p: MonoidParams): Chunk {
   const m = monoids[p.op];
   const block = p.castTo === undefined ? x : convertBlock(x, p.castTo);
+  if (isBigDType(block.dtype)) return bigMonoidPartial(block, p);
   const accDtype = m.accDtype(block.dtype);
   const { shape, count } = reducedShape(block.shape, p.axes);
   // reduced axes of extent 1 (a stacked block): the partial is the block itself, not a copy
@@ -122,8 +135,8 @@ export function monoidPartial(x: NDArray, p: MonoidParams): Chunk {
     return [new NDArray(block.data, shape, accDtype), scalarBlock(1)];
   }
   const layout = runLayout(block.shape, p.axes);
-  const acc = allocate(accDtype, layout.outSize).fill(m.identity(accDtype));
-  reduceRuns(m.runs(p.dtype), layout, block.data, acc);
+  const acc = numberData(allocate(accDtype, layout.outSize), p.op).fill(m.identity(accDtype));
+  reduceRuns(m.runs(p.dtype), layout, numberData(block.data, p.op), acc);
   return [new NDArray(acc, shape, accDtype), scalarBlock(count)];
 }
 
@@ -131,14 +144,15 @@ export function monoidPartial(x: NDArray, p: MonoidParams): Chunk {
 export function monoidMerge(parts: readonly Chunk[], p: MonoidParams): Chunk {
   const [first, firstCount] = parts[0] as [NDArray, NDArray];
   if (parts.length === 1) return parts[0]!;
-  const acc = allocate(first.dtype, first.size);
-  acc.set(first.data);
-  let count = firstCount.data[0]!;
+  if (isBigPartial(parts[0]!)) return bigMonoidMerge(parts, p);
+  const acc = numberData(allocate(first.dtype, first.size), p.op);
+  acc.set(numberData(first.data, p.op));
+  let count = numberData(firstCount.data, p.op)[0]!;
   const runs = monoids[p.op].runs(p.dtype);
   for (let k = 1; k < parts.length; k++) {
     const [v, c] = parts[k] as [NDArray, NDArray];
-    runs.accumulateRows(v.data, 0, 0, 1, v.size, acc, 0, 0);
-    count += c.data[0]!;
+    runs.accumulateRows(numberData(v.data, p.op), 0, 0, 1, v.size, acc, 0, 0);
+    count += numberData(c.data, p.op)[0]!;
   }
   return [new NDArray(acc, first.shape, first.dtype), scalarBlock(count)];
 }
@@ -146,15 +160,16 @@ export function monoidMerge(parts: readonly Chunk[], p: MonoidParams): Chunk {
 /** The final values of a merged intermediate, in keepdims shape and the output dtype. */
 export function monoidFinalize(part: Chunk, p: MonoidParams): NDArray {
   const [v, c] = part as [NDArray, NDArray];
-  const count = c.data[0]!;
+  const count = numberData(c.data, p.op)[0]!;
   if ((p.op === 'min' || p.op === 'max') && count === 0 && v.size > 0) {
     throw new ValueError(
       `${p.op}: zero-size reduction over axes ${JSON.stringify(p.axes)} has no identity`,
     );
   }
   if (p.op === 'mean') {
-    const out = allocate(p.dtype, v.size);
-    for (let i = 0; i < v.size; i++) out[i] = v.data[i]! / count;
+    const out = numberData(allocate(p.dtype, v.size), p.op);
+    const sum = numberData(v.data, p.op);
+    for (let i = 0; i < v.size; i++) out[i] = sum[i]! / count;
     return new NDArray(out, v.shape, p.dtype);
   }
   return convertBlock(v, p.dtype);

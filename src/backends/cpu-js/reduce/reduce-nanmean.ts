@@ -1,7 +1,7 @@
 // nanmean in one pass: per output element the sum and the count of the non-NaN values,
 // merged by addition up the tree and divided at the end (an all-NaN slice gives 0/0 = NaN).
 
-import { allocate, type DType } from '../../../array/dtype.ts';
+import { allocate, type DType, numberData } from '../../../array/dtype.ts';
 import { NDArray } from '../../../array/ndarray.ts';
 import type { Chunk } from '../../../kernels/types.ts';
 import { reducedShape } from './reduce-monoid.ts';
@@ -49,7 +49,7 @@ export function nanMeanPartial(x: NDArray, p: NanMeanParams): Chunk {
   const layout = runLayout(x.shape, p.axes);
   const sum = allocate('float64', layout.outSize) as Float64Array;
   const count = allocate('float64', layout.outSize) as Float64Array;
-  reduceRuns(nanSumCountRuns, layout, x.data, sum, count);
+  reduceRuns(nanSumCountRuns, layout, numberData(x.data, p.op), sum, count);
   const { shape } = reducedShape(x.shape, p.axes);
   return [new NDArray(sum, shape, 'float64'), new NDArray(count, shape, 'float64')];
 }
@@ -60,13 +60,15 @@ export function nanMeanMerge(parts: readonly Chunk[]): Chunk {
   const [s0, c0] = parts[0] as [NDArray, NDArray];
   const sum = allocate('float64', s0.size) as Float64Array;
   const count = allocate('float64', s0.size) as Float64Array;
-  sum.set(s0.data);
-  count.set(c0.data);
+  sum.set(numberData(s0.data, 'nanmean'));
+  count.set(numberData(c0.data, 'nanmean'));
   for (let k = 1; k < parts.length; k++) {
     const [s, c] = parts[k] as [NDArray, NDArray];
+    const sd = numberData(s.data, 'nanmean');
+    const cd = numberData(c.data, 'nanmean');
     for (let i = 0; i < sum.length; i++) {
-      sum[i] = sum[i]! + s.data[i]!;
-      count[i] = count[i]! + c.data[i]!;
+      sum[i] = sum[i]! + sd[i]!;
+      count[i] = count[i]! + cd[i]!;
     }
   }
   return [new NDArray(sum, s0.shape, 'float64'), new NDArray(count, s0.shape, 'float64')];
@@ -75,7 +77,9 @@ export function nanMeanMerge(parts: readonly Chunk[]): Chunk {
 /** sum / count in the output dtype. */
 export function nanMeanFinalize(part: Chunk, p: NanMeanParams): NDArray {
   const [s, c] = part as [NDArray, NDArray];
-  const out = allocate(p.dtype, s.size);
-  for (let i = 0; i < s.size; i++) out[i] = s.data[i]! / c.data[i]!;
+  const out = numberData(allocate(p.dtype, s.size), p.op);
+  const sum = numberData(s.data, p.op);
+  const count = numberData(c.data, p.op);
+  for (let i = 0; i < s.size; i++) out[i] = sum[i]! / count[i]!;
   return new NDArray(out, s.shape, p.dtype);
 }

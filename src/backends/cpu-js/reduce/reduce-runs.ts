@@ -1,7 +1,7 @@
 // The loops under every block reduction: a block is cut into contiguous runs, each folded
 // into one output element (reduced innermost axis) or accumulated into an output row.
 
-import type { TypedArray } from '../../../array/dtype.ts';
+import type { NumberArray } from '../../../array/dtype.ts';
 
 /**
  * A block reduction as runs: `n` contiguous input elements per run; `reduced` says whether
@@ -82,7 +82,8 @@ export function forEachPosition(
  * One reduction operation as two loop nests over `rows` runs of `n` contiguous elements
  * (run g starts at `s + g·ss` in `src` and lands at `o + g·os` in `acc`):
  * `foldRows` combines each run into one accumulator element, `accumulateRows` combines
- * run element i into `acc[… + i]`. `aux` is per-output side data (a mean).
+ * run element i into `acc[… + i]`. `aux` is per-output side data (a mean). Number storage
+ * only: callers narrow blocks with numberData (no int64 or uint64 reaches a reduction loop).
  */
 export interface RunOp {
   foldRows: RowLoop;
@@ -90,12 +91,12 @@ export interface RunOp {
 }
 
 export type RowLoop = (
-  src: TypedArray,
+  src: NumberArray,
   s: number,
   ss: number,
   rows: number,
   n: number,
-  acc: TypedArray,
+  acc: NumberArray,
   o: number,
   os: number,
   aux?: Float64Array,
@@ -110,8 +111,8 @@ export type RowLoop = (
 export function reduceRuns(
   op: RunOp,
   layout: RunLayout,
-  src: TypedArray,
-  acc: TypedArray,
+  src: NumberArray,
+  acc: NumberArray,
   aux?: Float64Array,
 ): void {
   const { n, outer } = layout;

@@ -1,7 +1,7 @@
 // Variance and standard deviation: per-block two-pass moments merged pairwise with Chan et
 // al.'s parallel algorithm (1979), so large offsets (1e8 + noise) keep full precision.
 
-import { allocate, type DType } from '../../../array/dtype.ts';
+import { allocate, type DType, numberData } from '../../../array/dtype.ts';
 import { NDArray } from '../../../array/ndarray.ts';
 import type { Chunk } from '../../../kernels/types.ts';
 import { sqdevRuns, sumRuns } from './reduce-loops.ts';
@@ -23,11 +23,12 @@ export interface MomentParams {
 export function momentPartial(x: NDArray, p: MomentParams): Chunk {
   const layout = runLayout(x.shape, p.axes);
   const { shape, count } = reducedShape(x.shape, p.axes);
+  const src = numberData(x.data, 'var');
   const mean = allocate('float64', layout.outSize) as Float64Array;
-  reduceRuns(sumRuns, layout, x.data, mean);
+  reduceRuns(sumRuns, layout, src, mean);
   if (count > 0) for (let i = 0; i < mean.length; i++) mean[i] = mean[i]! / count;
   const m2 = allocate('float64', layout.outSize) as Float64Array;
-  reduceRuns(sqdevRuns, layout, x.data, m2, mean);
+  reduceRuns(sqdevRuns, layout, src, m2, mean);
   return [
     scalarBlock(count),
     new NDArray(mean, shape, 'float64'),
@@ -41,20 +42,22 @@ export function momentMerge(parts: readonly Chunk[]): Chunk {
   const [c0, m0, s0] = parts[0] as [NDArray, NDArray, NDArray];
   const mean = allocate('float64', m0.size) as Float64Array;
   const m2 = allocate('float64', m0.size) as Float64Array;
-  mean.set(m0.data);
-  m2.set(s0.data);
-  let na = c0.data[0]!;
+  mean.set(numberData(m0.data, 'var'));
+  m2.set(numberData(s0.data, 'var'));
+  let na = numberData(c0.data, 'var')[0]!;
   for (let k = 1; k < parts.length; k++) {
     const [cb, mb, sb] = parts[k] as [NDArray, NDArray, NDArray];
-    const nb = cb.data[0]!;
+    const nb = numberData(cb.data, 'var')[0]!;
     if (nb === 0) continue;
     const n = na + nb;
     const wb = nb / n;
     const wab = (na * nb) / n;
+    const mbd = numberData(mb.data, 'var');
+    const sbd = numberData(sb.data, 'var');
     for (let i = 0; i < mean.length; i++) {
-      const delta = mb.data[i]! - mean[i]!;
+      const delta = mbd[i]! - mean[i]!;
       mean[i] = mean[i]! + delta * wb;
-      m2[i] = m2[i]! + sb.data[i]! + delta * delta * wab;
+      m2[i] = m2[i]! + sbd[i]! + delta * delta * wab;
     }
     na = n;
   }
@@ -68,10 +71,11 @@ export function momentMerge(parts: readonly Chunk[]): Chunk {
 /** var = M2 / max(n − correction, 0) (NaN or Infinity past it, as NumPy); std its root. */
 export function momentFinalize(part: Chunk, p: MomentParams): NDArray {
   const [c, , s] = part as [NDArray, NDArray, NDArray];
-  const denom = Math.max(c.data[0]! - p.correction, 0);
-  const out = allocate(p.dtype, s.size);
+  const denom = Math.max(numberData(c.data, 'var')[0]! - p.correction, 0);
+  const out = numberData(allocate(p.dtype, s.size), 'var');
+  const m2 = numberData(s.data, 'var');
   for (let i = 0; i < s.size; i++) {
-    const v = s.data[i]! / denom;
+    const v = m2[i]! / denom;
     out[i] = p.sqrt ? Math.sqrt(v) : v;
   }
   return new NDArray(out, s.shape, p.dtype);

@@ -1,7 +1,7 @@
 // Cumulative-sum kernels: a scan inside each block, the block's total, the carry chain
 // between blocks and the final add of each block's carry (Dask's sequential cumreduction).
 
-import { allocate, type DType, isFloat } from '../../../array/dtype.ts';
+import { allocate, type DType, isFloat, numberData } from '../../../array/dtype.ts';
 import { NDArray } from '../../../array/ndarray.ts';
 import { arrayBlock } from '../../../kernels/array-block.ts';
 import type { Chunk, Kernel } from '../../../kernels/types.ts';
@@ -28,8 +28,8 @@ export function around(shape: readonly number[], axis: number): [number, number,
  */
 export function cumsumBlock(x: NDArray, axis: number, dtype: DType, op: ScanOp = 'sum'): NDArray {
   const [pre, n, post] = around(x.shape, axis);
-  const out = allocate(dtype, x.size);
-  const src = (isFloat(dtype) ? x : convertBlock(x, dtype)).data;
+  const out = numberData(allocate(dtype, x.size), 'cumsum');
+  const src = numberData((isFloat(dtype) ? x : convertBlock(x, dtype)).data, 'cumsum');
   const prod = op === 'prod';
   const unit = prod ? 1 : 0;
   if (post === 1) {
@@ -92,11 +92,12 @@ function scanRows64(
 export function lastSlice(x: NDArray, axis: number): NDArray {
   const [pre, n, post] = around(x.shape, axis);
   const shape = x.shape.map((s, ax) => (ax === axis ? 1 : s));
-  const out = allocate(x.dtype, pre * post);
+  const out = numberData(allocate(x.dtype, pre * post), 'cumsum');
+  const src = numberData(x.data, 'cumsum');
   if (n > 0) {
     for (let i = 0; i < pre; i++) {
       const from = (i * n + n - 1) * post;
-      out.set(x.data.subarray(from, from + post), i * post);
+      out.set(src.subarray(from, from + post), i * post);
     }
   }
   return new NDArray(out, shape, x.dtype);
@@ -105,9 +106,9 @@ export function lastSlice(x: NDArray, axis: number): NDArray {
 /** `x + carry` (or `x * carry`), with `carry` (size 1 along `axis`) repeated along it. */
 export function addCarry(x: NDArray, carry: NDArray, axis: number, op: ScanOp = 'sum'): NDArray {
   const [pre, n, post] = around(x.shape, axis);
-  const out = allocate(x.dtype, x.size);
-  const src = x.data;
-  const c = carry.data;
+  const out = numberData(allocate(x.dtype, x.size), 'cumsum');
+  const src = numberData(x.data, 'cumsum');
+  const c = numberData(carry.data, 'cumsum');
   const prod = op === 'prod';
   for (let i = 0; i < pre; i++) {
     const ci = i * post;
@@ -130,18 +131,19 @@ export const scanKernels: Record<string, Kernel<never>> = {
     const x = arrayBlock(inputs[0], 'cumsum');
     const last = lastSlice(x, p.axis);
     // an empty block's total is the unit of the operation
-    if (p.op === 'prod' && x.shape[p.axis] === 0) last.data.fill(1);
+    if (p.op === 'prod' && x.shape[p.axis] === 0) numberData(last.data, 'cumsum').fill(1);
     return last;
   }) as Kernel<never>,
   /** Carry of the next block: the inputs (previous carry and total) combined by `op`. */
   'cumsum-carry': ((inputs: Chunk[], p?: { op?: ScanOp }) => {
     const first = arrayBlock(inputs[0], 'cumsum');
     if (inputs.length === 1) return first;
-    const out = allocate(first.dtype, first.size);
-    const b = arrayBlock(inputs[1], 'cumsum').data;
+    const out = numberData(allocate(first.dtype, first.size), 'cumsum');
+    const a = numberData(first.data, 'cumsum');
+    const b = numberData(arrayBlock(inputs[1], 'cumsum').data, 'cumsum');
     const prod = p?.op === 'prod';
     for (let i = 0; i < out.length; i++) {
-      out[i] = prod ? first.data[i]! * b[i]! : first.data[i]! + b[i]!;
+      out[i] = prod ? a[i]! * b[i]! : a[i]! + b[i]!;
     }
     return new NDArray(out, first.shape, first.dtype);
   }) as Kernel<never>,

@@ -1,7 +1,7 @@
 // 'topk-block': the k largest (k < 0: smallest) elements along one axis of its inputs, sorted
 // (dask.array.topk's chunk and aggregate steps); with `arg`, their global indices travel along.
 
-import { allocate, type DType } from '../../../array/dtype.ts';
+import { allocate, type DType, type NumberArray, numberData } from '../../../array/dtype.ts';
 import { NDArray, shapeSize } from '../../../array/ndarray.ts';
 import type { Chunk, Kernel } from '../../../kernels/types.ts';
 
@@ -33,15 +33,21 @@ function before(desc: boolean, va: number, ia: number, vb: number, ib: number): 
 
 interface Part {
   values: NDArray;
+  /** The values' storage, narrowed once per part. */
+  data: NumberArray;
   indices: Int32Array | null;
   offset: number;
 }
 
 function partsOf(inputs: Chunk[], p: TopkParams): Part[] {
   return inputs.map((c, i) => {
-    if (c instanceof NDArray) return { values: c, indices: null, offset: p.offsets?.[i] ?? 0 };
+    if (c instanceof NDArray) {
+      const data = numberData(c.data, 'topk');
+      return { values: c, data, indices: null, offset: p.offsets?.[i] ?? 0 };
+    }
     const [values, indices] = c as [NDArray, NDArray];
-    return { values, indices: indices.data as Int32Array, offset: 0 };
+    const data = numberData(values.data, 'topk');
+    return { values, data, indices: indices.data as Int32Array, offset: 0 };
   });
 }
 
@@ -55,7 +61,7 @@ function topkBlock(inputs: Chunk[], p: TopkParams): Chunk {
   const desc = p.k > 0;
   const dtype: DType = parts[0]!.values.dtype;
   const outShape = shape0.map((s, ax) => (ax === p.axis ? m : s));
-  const outV = allocate(dtype, shapeSize(outShape));
+  const outV = numberData(allocate(dtype, shapeSize(outShape)), 'topk');
   const outI = new Int32Array(outV.length);
   const bufV = new Float64Array(m);
   const bufI = new Float64Array(m);
@@ -64,7 +70,7 @@ function topkBlock(inputs: Chunk[], p: TopkParams): Chunk {
       let filled = 0;
       for (const q of parts) {
         const len = q.values.shape[p.axis]!;
-        const d = q.values.data;
+        const d = q.data;
         for (let j = 0; j < len; j++) {
           const at = (o * len + j) * inner + r;
           const v = d[at]!;

@@ -2,7 +2,7 @@
 // flat index), the merge of every block's, and inverse indices by binary search.
 // NaNs are distinct from each other (the Array API's rule): each one is its own entry.
 
-import { allocate } from '../../../array/dtype.ts';
+import { allocate, numberData } from '../../../array/dtype.ts';
 import { NDArray } from '../../../array/ndarray.ts';
 import { arrayBlock } from '../../../kernels/array-block.ts';
 import type { Chunk, Kernel } from '../../../kernels/types.ts';
@@ -41,7 +41,7 @@ function collapse(
     }
   }
   const out = (d: NDArray['dtype'], xs: number[]) => {
-    const data = allocate(d, xs.length);
+    const data = numberData(allocate(d, xs.length), 'unique');
     data.set(xs);
     return new NDArray(data, [xs.length], d);
   };
@@ -55,12 +55,12 @@ function collapse(
  */
 export function uniqueBlock(x: NDArray, offset: number): Uniques {
   const firsts = Array.from({ length: x.size }, (_v, i) => i + offset);
-  return collapse(x.dtype, x.data, new Int32Array(x.size).fill(1), firsts);
+  return collapse(x.dtype, numberData(x.data, 'unique'), new Int32Array(x.size).fill(1), firsts);
 }
 
 /** Every block's uniques merged into the array's. */
 export function mergeUniques(parts: readonly Uniques[]): Uniques {
-  const cat = (k: number) => parts.flatMap((p) => Array.from(p[k]!.data));
+  const cat = (k: number) => parts.flatMap((p) => Array.from(numberData(p[k]!.data, 'unique')));
   return collapse(parts[0]![0].dtype, cat(0), cat(1), cat(2));
 }
 
@@ -69,13 +69,14 @@ export function mergeUniques(parts: readonly Uniques[]): Uniques {
  * NaNs take the NaN entries in order, after `nanBefore` taken by earlier blocks.
  */
 export function inverseIndices(x: NDArray, values: NDArray, nanBefore: number): NDArray {
-  const v = values.data;
+  const v = numberData(values.data, 'unique');
+  const src = numberData(x.data, 'unique');
   let finite = v.length;
   while (finite > 0 && Number.isNaN(v[finite - 1])) finite--;
   const out = allocate('int32', x.size);
   let nan = nanBefore;
   for (let i = 0; i < x.size; i++) {
-    const e = x.data[i]!;
+    const e = src[i]!;
     if (Number.isNaN(e)) {
       out[i] = finite + nan++;
       continue;

@@ -1,7 +1,13 @@
 // Counter-based random kernels: element g of an array gets SplitMix64(seed + (g + 1)·γ).
 // Values depend only on (seed, global index), so any chunking gives the same array.
 
-import { allocate, type DType, type TypedArray } from '../../../array/dtype.ts';
+import {
+  allocate,
+  type DType,
+  type NumberArray,
+  numberData,
+  type TypedArray,
+} from '../../../array/dtype.ts';
 import { NDArray, shapeSize } from '../../../array/ndarray.ts';
 import type { Chunk, Kernel } from '../../../kernels/types.ts';
 import { WASM_CHUNK, wasmUniform } from './random-wasm.ts';
@@ -86,7 +92,7 @@ export function uniformAt(seed: readonly [number, number], g: number): number {
  * by γ per element (no multiply), and everything stays in local 32-bit halves.
  */
 function fillUniform(
-  out: TypedArray,
+  out: NumberArray,
   o0: number,
   n: number,
   g0: number,
@@ -240,7 +246,9 @@ export function uniformInto(out: TypedArray, p: UniformParams): void {
   const cap = high > low ? below(high, p.dtype) : low;
   const f32 = p.dtype === 'float32';
   const scale = { low, width, high, cap, f32 };
-  forEachRun(p, (g0, o0, n) => fillUniform(out, o0, n, g0, seed, scale));
+  // floats only (the random functions take float dtypes): never BigInt storage
+  const o = numberData(out, 'random-uniform');
+  forEachRun(p, (g0, o0, n) => fillUniform(o, o0, n, g0, seed, scale));
 }
 
 /**
@@ -265,6 +273,7 @@ export function normalInto(out: TypedArray, p: NormalParams): void {
   const { mean, std } = p;
   // A separate stream from uniform's for the same seed.
   const seed: [number, number] = [(p.seed[0] ^ 0x6a09e667) >>> 0, p.seed[1]];
+  const o = numberData(out, 'random-normal');
   forEachRun(p, (g0, o0, n) => {
     let j = 0;
     let g = g0;
@@ -273,11 +282,11 @@ export function normalInto(out: TypedArray, p: NormalParams): void {
       const r = Math.sqrt(-2 * Math.log(1 - uniformAt(seed, k)));
       const theta = 2 * Math.PI * uniformAt(seed, k + 1);
       if (g === k) {
-        out[o0 + j++] = mean + std * r * Math.cos(theta);
+        o[o0 + j++] = mean + std * r * Math.cos(theta);
         g++;
         if (j === n) break;
       }
-      out[o0 + j++] = mean + std * r * Math.sin(theta);
+      o[o0 + j++] = mean + std * r * Math.sin(theta);
       g++;
     }
   });

@@ -4,6 +4,7 @@
 
 import type { DType, TypedArray } from '../../../array/dtype.ts';
 import { type NpyReadParams, npyTileFill } from '../../../io/npy-read.ts';
+import { fillSame } from '../layout/storage.ts';
 import {
   type ArangeParams,
   arangeInto,
@@ -58,7 +59,7 @@ export function tiledSource(kernel: string, params: unknown): TiledSource | unde
     case 'full': {
       const p = params as FullParams;
       const v = storedFill(p.value, p.dtype);
-      return { shape: p.shape, dtype: p.dtype, fill: (out) => out.fill(v) };
+      return { shape: p.shape, dtype: p.dtype, fill: (out) => fillSame(out, v) };
     }
     case 'arange': {
       const p = params as ArangeParams;

@@ -1,7 +1,7 @@
 // One pass of a symmetric 1-D correlation (scipy.ndimage's correlate1d with a symmetric
 // kernel: `w0·x[i] + Σ_j wj·(x[i-j] + x[i+j])` in float64, in that order) along one axis.
 
-import type { TypedArray } from '../../../array/dtype.ts';
+import type { NumberArray } from '../../../array/dtype.ts';
 
 /**
  * `dst[d + k] = w[0]·src[c + k] + Σ_{t=1..r} w[t]·(src[c + k − t·st] + src[c + k + t·st])`
@@ -10,10 +10,10 @@ import type { TypedArray } from '../../../array/dtype.ts';
  * share the loop over the taps.
  */
 function symmetricLine(
-  src: TypedArray,
+  src: NumberArray,
   c: number,
   st: number,
-  dst: TypedArray,
+  dst: NumberArray,
   d: number,
   n: number,
   w: Float64Array,
@@ -52,8 +52,8 @@ function symmetricLine(
  * symmetricPass(x, y, 1, 5, 1, Float64Array.of(0.5, 0.25)); // y[i] = x[i+1]/2 + (x[i] + x[i+2])/4
  */
 export function symmetricPass(
-  src: TypedArray,
-  dst: TypedArray,
+  src: NumberArray,
+  dst: NumberArray,
   outer: number,
   len: number,
   inner: number,

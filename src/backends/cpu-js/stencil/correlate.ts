@@ -1,7 +1,7 @@
 // 'correlate-axes': 1-D correlations along the axes of a block that already holds its halos
 // (scipy.ndimage's correlate1d passes), each result stored in the block's dtype.
 
-import { allocate, type DType, type TypedArray } from '../../../array/dtype.ts';
+import { allocate, type DType, type NumberArray, numberData } from '../../../array/dtype.ts';
 import { NDArray, shapeSize } from '../../../array/ndarray.ts';
 import { arrayBlock } from '../../../kernels/array-block.ts';
 import type { Chunk, Kernel } from '../../../kernels/types.ts';
@@ -41,8 +41,8 @@ function tapOrder(p: CorrelateAxisParams): [number, number, number][] {
  * singles then mirrored pairs (tapOrder puts every single first), divided by `div`.
  */
 function correlateRows(
-  f: TypedArray,
-  out: TypedArray,
+  f: NumberArray,
+  out: NumberArray,
   rows: number,
   len: number,
   m: number,
@@ -78,7 +78,8 @@ function symmetricWeights(p: CorrelateAxisParams): Float64Array | null {
 }
 
 /** One pass of `x` into `out` (of the core's size along p.axis); returns the result. */
-function correlateAxis(x: NDArray, p: CorrelateAxisParams, out: TypedArray): NDArray {
+function correlateAxis(x: NDArray, p: CorrelateAxisParams, out: NumberArray): NDArray {
+  const f = numberData(x.data, 'correlate');
   const outer = shapeSize(x.shape.slice(0, p.axis));
   const len = x.shape[p.axis]!;
   const inner = shapeSize(x.shape.slice(p.axis + 1));
@@ -87,16 +88,15 @@ function correlateAxis(x: NDArray, p: CorrelateAxisParams, out: TypedArray): NDA
   // integer dtypes truncate toward zero on the store, as scipy's C casts do
   const sym = symmetricWeights(p);
   if (sym !== null) {
-    symmetricPass(x.data, out, outer, len, inner, sym);
+    symmetricPass(f, out, outer, len, inner, sym);
     return new NDArray(out, shape, x.dtype);
   }
   const taps = tapOrder(p);
   if (inner === 1) {
-    correlateRows(x.data, out, outer, len, m, taps, p.order === 'mean' ? p.weights.length : 1);
+    correlateRows(f, out, outer, len, m, taps, p.order === 'mean' ? p.weights.length : 1);
     return new NDArray(out, shape, x.dtype);
   }
   const acc = new Float64Array(inner);
-  const f = x.data;
   const w = p.weights;
   for (let o = 0; o < outer; o++) {
     for (let i = 0; i < m; i++) {
@@ -121,14 +121,14 @@ function correlateAxis(x: NDArray, p: CorrelateAxisParams, out: TypedArray): NDA
 const SCRATCH_MAX_BYTES = 64 * 2 ** 20;
 /** This thread's two buffers the passes between the first and the last alternate between
  * (kernels run one at a time per thread, and no intermediate outlives its task). */
-const scratch: ({ dtype: DType; data: TypedArray } | undefined)[] = [undefined, undefined];
+const scratch: ({ dtype: DType; data: NumberArray } | undefined)[] = [undefined, undefined];
 
-function scratchBuffer(slot: number, dtype: DType, length: number): TypedArray {
+function scratchBuffer(slot: number, dtype: DType, length: number): NumberArray {
   const have = scratch[slot];
   if (have !== undefined && have.dtype === dtype && have.data.length >= length) {
     return have.data.subarray(0, length);
   }
-  const data = allocate(dtype, length);
+  const data = numberData(allocate(dtype, length), 'correlate');
   if (data.byteLength <= SCRATCH_MAX_BYTES) scratch[slot] = { dtype, data };
   return data;
 }
@@ -164,7 +164,9 @@ function correlateAxes(inputs: Chunk[], p: { passes: readonly CorrelateAxisParam
     const core = x.shape.map((n, ax) => (ax === pass.axis ? n - pass.before - pass.after : n));
     const size = shapeSize(core);
     const last = i === p.passes.length - 1;
-    const out = last ? allocate(x.dtype, size) : scratchBuffer(i % 2, x.dtype, size);
+    const out = last
+      ? numberData(allocate(x.dtype, size), 'correlate')
+      : scratchBuffer(i % 2, x.dtype, size);
     x = correlateAxis(x, pass, out);
   });
   return x;

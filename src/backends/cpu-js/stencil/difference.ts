@@ -1,7 +1,7 @@
 // Finite differences along one axis of a block that already holds its halos:
 // 'diff-axis' (NumPy's diff, n times) and 'gradient-axis' (np.gradient, unit spacing).
 
-import { allocate, type DType } from '../../../array/dtype.ts';
+import { allocate, type DType, numberData } from '../../../array/dtype.ts';
 import { NDArray, shapeSize } from '../../../array/ndarray.ts';
 import { arrayBlock } from '../../../kernels/array-block.ts';
 import type { Chunk, Kernel } from '../../../kernels/types.ts';
@@ -37,7 +37,7 @@ function diffAxis(inputs: Chunk[], p: DiffAxisParams): NDArray {
   const { outer, len, inner } = split(x.shape, p.axis);
   const m = Math.max(0, len - p.n);
   // passes in the input's own type, so integers wrap and float32 rounds as NumPy's do
-  const work = x.data.slice();
+  const work = numberData(x.data, 'diff').slice();
   const isBool = x.dtype === 'bool';
   // each pass keeps the layout [outer, len, inner] and shortens the live part by one
   for (let pass = 0; pass < p.n; pass++) {
@@ -54,7 +54,7 @@ function diffAxis(inputs: Chunk[], p: DiffAxisParams): NDArray {
     }
   }
   const shape = x.shape.map((s, ax) => (ax === p.axis ? m : s));
-  const out = allocate(x.dtype, shapeSize(shape));
+  const out = numberData(allocate(x.dtype, shapeSize(shape)), 'diff');
   for (let o = 0; o < outer; o++) {
     for (let i = 0; i < m; i++) {
       for (let k = 0; k < inner; k++)
@@ -69,8 +69,8 @@ function gradientAxis(inputs: Chunk[], p: GradientAxisParams): NDArray {
   const { outer, len, inner } = split(x.shape, p.axis);
   const m = len - p.before - p.after;
   const shape = x.shape.map((s, ax) => (ax === p.axis ? m : s));
-  const out = allocate(p.dtype, shapeSize(shape));
-  const f = x.data;
+  const out = numberData(allocate(p.dtype, shapeSize(shape)), 'gradient');
+  const f = numberData(x.data, 'gradient');
   for (let o = 0; o < outer; o++) {
     for (let i = 0; i < m; i++) {
       const e = i + p.before;

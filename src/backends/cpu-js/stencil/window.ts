@@ -1,7 +1,7 @@
 // 'correlate-nd' and 'rank-filter': N-d window kernels over a block that already holds its
 // halos (scipy.ndimage's correlate and rank/median filters); the halos are consumed.
 
-import { allocate } from '../../../array/dtype.ts';
+import { allocate, numberData } from '../../../array/dtype.ts';
 import { cStrides, NDArray, shapeSize } from '../../../array/ndarray.ts';
 import { arrayBlock } from '../../../kernels/array-block.ts';
 import type { Chunk, Kernel } from '../../../kernels/types.ts';
@@ -56,8 +56,11 @@ function correlateNd(inputs: Chunk[], p: CorrelateNdParams): NDArray {
   const x = arrayBlock(inputs[0], 'window filter');
   const offs = windowOffsets(p.size, cStrides(x.shape));
   const w = Float64Array.from(p.weights);
-  const f = x.data;
-  const out = allocate(x.dtype, shapeSize(x.shape.map((s, ax) => s - p.size[ax]! + 1)));
+  const f = numberData(x.data, 'correlate');
+  const out = numberData(
+    allocate(x.dtype, shapeSize(x.shape.map((s, ax) => s - p.size[ax]! + 1))),
+    'correlate',
+  );
   const shape = eachWindow(x, p.size, (o, base) => {
     let acc = 0;
     for (let j = 0; j < offs.length; j++) acc += w[j]! * f[base + offs[j]!]!;
@@ -93,9 +96,12 @@ export function selectKth(v: Float64Array, n: number, k: number): number {
 function rankFilter(inputs: Chunk[], p: RankFilterParams): NDArray {
   const x = arrayBlock(inputs[0], 'window filter');
   const offs = windowOffsets(p.size, cStrides(x.shape));
-  const f = x.data;
+  const f = numberData(x.data, 'rank filter');
   const win = new Float64Array(offs.length);
-  const out = allocate(x.dtype, shapeSize(x.shape.map((s, ax) => s - p.size[ax]! + 1)));
+  const out = numberData(
+    allocate(x.dtype, shapeSize(x.shape.map((s, ax) => s - p.size[ax]! + 1))),
+    'rank filter',
+  );
   const shape = eachWindow(x, p.size, (o, base) => {
     for (let j = 0; j < offs.length; j++) win[j] = f[base + offs[j]!]!;
     out[o] = selectKth(win, offs.length, p.rank);

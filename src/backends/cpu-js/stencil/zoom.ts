@@ -1,7 +1,7 @@
 // The 'zoom-axis' kernel on the CPU: one axis of a block, whole along that axis, resampled
 // with the taps of zoom-weights.ts (out[…, j, …] = Σ_t w[j, t] · in[…, idx[j, t], …]).
 
-import { allocate } from '../../../array/dtype.ts';
+import { allocate, numberData } from '../../../array/dtype.ts';
 import { NDArray, shapeSize } from '../../../array/ndarray.ts';
 import type { Chunk, Kernel } from '../../../kernels/types.ts';
 import type { ZoomAxisParams } from './zoom-weights.ts';
@@ -17,9 +17,8 @@ export function zoomAxis(x: NDArray, p: ZoomAxisParams): NDArray {
   shape[p.axis] = p.nOut;
   const inner = shapeSize(x.shape.slice(p.axis + 1));
   const outer = shapeSize(x.shape.slice(0, p.axis));
-  const out = allocate(p.dtype, shapeSize(shape));
-  const src = x.data as ArrayLike<number>;
-  const dst = out as unknown as { [i: number]: number };
+  const out = numberData(allocate(p.dtype, shapeSize(shape)), 'zoom');
+  const src = numberData(x.data, 'zoom');
   const { taps, idx, w } = p;
   for (let a = 0; a < outer; a++) {
     const base = a * nIn * inner;
@@ -29,7 +28,7 @@ export function zoomAxis(x: NDArray, p: ZoomAxisParams): NDArray {
         let s = 0;
         for (let t = 0; t < taps; t++)
           s += w[j * taps + t]! * src[base + idx[j * taps + t]! * inner + i]!;
-        dst[row + i] = s;
+        out[row + i] = s;
       }
     }
   }

@@ -2,7 +2,7 @@
 // NumPy scalar semantics, broadcasting inside blocks, layout simplification and the codegen.
 
 import { describe, expect, it } from 'vitest';
-import type { DType } from '../../../../src/array/dtype.ts';
+import type { DType, NumberArray } from '../../../../src/array/dtype.ts';
 import { NDArray, ndarray } from '../../../../src/array/ndarray.ts';
 import {
   broadcastBlockShapes,
@@ -66,7 +66,7 @@ describe('ew kernel: nested expressions', () => {
     const inner = op('multiply', 'float32', I(0), C(0.1));
     const fused = run(op('add', 'float32', inner, C(0.2)), 'float32', x);
     const step = run(op('add', 'float32', I(0), C(0.2)), 'float32', run(inner, 'float32', x));
-    expect(Array.from(fused.data)).toEqual(Array.from(step.data));
+    expect(Array.from(fused.data as NumberArray)).toEqual(Array.from(step.data as NumberArray));
   });
 
   it('evaluates a repeated subtree once (one local)', () => {
@@ -266,7 +266,7 @@ describe('ew kernel: broadcasting inside blocks', () => {
         x.shape.forEach((n, i) => {
           off = off * n + (n === 1 ? 0 : idx[nd - x.shape.length + i]!);
         });
-        return x.data[off]!;
+        return (x.data as NumberArray)[off]!;
       };
       expected.push(read(a) + read(b));
     }

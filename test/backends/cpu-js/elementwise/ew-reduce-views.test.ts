@@ -4,6 +4,7 @@
 
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
+import type { NumberArray } from '../../../../src/array/dtype.ts';
 import { NDArray } from '../../../../src/array/ndarray.ts';
 import type { EwReduceParams } from '../../../../src/backends/cpu-js/elementwise/ew-reduce.ts';
 import {
@@ -186,7 +187,9 @@ describe('ew-reduce-views', () => {
       [4, 60, 70, 'float32'],
     ] as const) {
       const blocks = [block(rows, cols, seed), block(rows, cols, seed + 10)].map((b) =>
-        dtype === 'float64' ? b : new NDArray(Float32Array.from(b.data), b.shape, dtype),
+        dtype === 'float64'
+          ? b
+          : new NDArray(Float32Array.from(b.data as NumberArray), b.shape, dtype),
       );
       const packed = packPartials(steps(seed), shared);
       const parts = steps(seed).map((s) =>

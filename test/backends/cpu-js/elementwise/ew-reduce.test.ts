@@ -4,7 +4,7 @@
 
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import type { DType } from '../../../../src/array/dtype.ts';
+import type { DType, NumberArray } from '../../../../src/array/dtype.ts';
 import { NDArray } from '../../../../src/array/ndarray.ts';
 import { evaluateExpr } from '../../../../src/backends/cpu-js/elementwise/elementwise.ts';
 import {
@@ -42,8 +42,8 @@ function expectSame(a: Chunk, b: Chunk, rtol = 0): void {
   expect(a.dtype).toBe(b.dtype);
   expect(a.shape).toEqual(b.shape);
   for (let i = 0; i < a.size; i++) {
-    const x = a.data[i]!;
-    const y = b.data[i]!;
+    const x = a.data[i] as number;
+    const y = b.data[i] as number;
     if (Object.is(x, y) || Math.abs(x - y) <= rtol * Math.max(1, Math.abs(y))) continue;
     expect(`${i}: ${x}`).toBe(`${i}: ${y}`);
   }
@@ -247,7 +247,8 @@ describe('fused sums of rows that continue one run', () => {
     'float64',
   );
   const view: InputView = { start: [1, 2], step: [1, 1], count: [10, 25] };
-  const rowsOf = (r: number) => Array.from({ length: 25 }, (_, c) => x.data[(1 + r) * 30 + 2 + c]!);
+  const rowsOf = (r: number) =>
+    Array.from({ length: 25 }, (_, c) => x.data[(1 + r) * 30 + 2 + c] as number);
 
   test('four rows at a time (a column of four first), then rows alone: a fixed order', () => {
     // the documented order, written out for 10 rows of 25 (one run of n = 250)
@@ -272,7 +273,7 @@ describe('fused sums of rows that continue one run', () => {
     expect(Object.is(got!.data[0], want)).toBe(true);
     // the unfused kernel adds in flat order: the same sum within rounding
     const [plain] = monoidPartial(materialize(x, view), reduce) as NDArray[];
-    expect(got!.data[0]).toBeCloseTo(plain!.data[0]!, 12);
+    expect(got!.data[0]).toBeCloseTo((plain!.data as NumberArray)[0]!, 12);
   });
 });
 

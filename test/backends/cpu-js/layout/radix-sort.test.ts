@@ -3,6 +3,7 @@
 // on lines long enough to take it, ascending and descending.
 
 import { describe, expect, it } from 'vitest';
+import type { NumberArray } from '../../../../src/array/dtype.ts';
 import { NDArray } from '../../../../src/array/ndarray.ts';
 import { RADIX_MIN, radixSortFloat64 } from '../../../../src/backends/cpu-js/layout/radix-sort.ts';
 import { sortBlock } from '../../../../src/backends/cpu-js/layout/sort.ts';
@@ -61,7 +62,7 @@ describe('radixSortFloat64', () => {
       const col = Float64Array.from({ length: 200 }, (_v, k) => x[k * 3 + i]!).sort();
       expect(
         same(
-          Float64Array.from({ length: 200 }, (_v, k) => cols.data[k * 3 + i]!),
+          Float64Array.from({ length: 200 }, (_v, k) => (cols.data as NumberArray)[k * 3 + i]!),
           col,
         ),
       ).toBe(true);

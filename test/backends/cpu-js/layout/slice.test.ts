@@ -3,6 +3,7 @@
 
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
+import type { NumberArray } from '../../../../src/array/dtype.ts';
 import type { NDArray } from '../../../../src/array/ndarray.ts';
 import { contiguousRun, sliceND } from '../../../../src/backends/cpu-js/layout/slice.ts';
 import { randomDense } from '../../../helpers/reference.ts';
@@ -13,7 +14,7 @@ function denseSlice(x: NDArray, start: number[], step: number[], count: number[]
   const idx = count.map(() => 0);
   if (count.some((c) => c === 0)) return out;
   for (;;) {
-    out.push(x.get(...idx.map((i, ax) => start[ax]! + i * step[ax]!)));
+    out.push(x.get(...idx.map((i, ax) => start[ax]! + i * step[ax]!)) as number);
     let ax = idx.length - 1;
     for (; ax >= 0; ax--) {
       idx[ax]!++;
@@ -55,7 +56,9 @@ describe('sliceND', () => {
         const x = randomDense(sel.shape, 'float64', seed);
         const got = sliceND(x, { ...sel, view });
         expect(got.shape).toEqual(sel.count);
-        expect(Array.from(got.data)).toEqual(denseSlice(x, sel.start, sel.step, sel.count));
+        expect(Array.from(got.data as NumberArray)).toEqual(
+          denseSlice(x, sel.start, sel.step, sel.count),
+        );
         const shares = got.data.buffer === x.data.buffer;
         expect(shares).toBe(view && got.size > 0 && contiguousRun(sel.shape, sel) >= 0);
       }),

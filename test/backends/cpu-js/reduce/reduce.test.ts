@@ -3,7 +3,7 @@
 
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import type { DType } from '../../../../src/array/dtype.ts';
+import type { DType, NumberArray } from '../../../../src/array/dtype.ts';
 import { NDArray } from '../../../../src/array/ndarray.ts';
 import { argMerge, argPartial } from '../../../../src/backends/cpu-js/reduce/arg-reduce.ts';
 import { aggregate, type ReduceParams } from '../../../../src/backends/cpu-js/reduce/reduce.ts';
@@ -153,7 +153,7 @@ describe('tall blocks reduced along leading axes', () => {
           );
         const want = new Float64Array(inner);
         for (let i = 0; i < x.size; i++) {
-          const d = x.data[i]! - wantMean.data[i % inner]!;
+          const d = (x.data as NumberArray)[i]! - (wantMean.data as NumberArray)[i % inner]!;
           want[i % inner] = want[i % inner]! + d * d;
         }
         expectArray(m2!, new NDArray(want, m2!.shape, 'float64'), 1e-9);
@@ -183,9 +183,9 @@ describe('merges', () => {
           const whole = momentPartial(new NDArray(x, [x.length], 'float64'), p) as NDArray[];
           const merged = momentMerge(pieces(x, cuts).map((b) => momentPartial(b, p))) as NDArray[];
           expect(merged[0]!.data[0]).toBe(x.length);
-          expect(merged[1]!.data[0]).toBeCloseTo(whole[1]!.data[0]!, 6);
-          const m2 = whole[2]!.data[0]!;
-          expect(Math.abs(merged[2]!.data[0]! - m2)).toBeLessThanOrEqual(
+          expect(merged[1]!.data[0]).toBeCloseTo((whole[1]!.data as NumberArray)[0]!, 6);
+          const m2 = whole[2]!.data[0] as number;
+          expect(Math.abs((merged[2]!.data as NumberArray)[0]! - m2)).toBeLessThanOrEqual(
             1e-9 * Math.max(1, m2) * x.length,
           );
         },
@@ -234,15 +234,16 @@ describe('scan kernels', () => {
           }
           const got = cumsumBlock(x, axis, dtype === 'float32' ? 'float32' : 'float64', op);
           expectArray(
-            new NDArray(Float64Array.from(got.data), got.shape, 'float64'),
+            new NDArray(Float64Array.from(got.data as NumberArray), got.shape, 'float64'),
             new NDArray(want, shape, 'float64'),
             dtype === 'float32' ? 1e-5 : 1e-9,
           );
           const carry = lastSlice(got, axis);
           const added = addCarry(got, carry, axis, op);
           for (let i = 0; i < x.size; i++) {
-            const c = carry.data[Math.floor(i / (post * n)) * post + (i % post)]!;
-            const w = op === 'prod' ? got.data[i]! * c : got.data[i]! + c;
+            const c = carry.data[Math.floor(i / (post * n)) * post + (i % post)] as number;
+            const w =
+              op === 'prod' ? (got.data as NumberArray)[i]! * c : (got.data as NumberArray)[i]! + c;
             expect(added.data[i]).toBeCloseTo(dtype === 'float32' ? Math.fround(w) : w, 9);
           }
         },

@@ -3,6 +3,7 @@
 
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
+import type { NumberArray } from '../../../../src/array/dtype.ts';
 import { uniformAt, uniformBlock } from '../../../../src/backends/cpu-js/source/random.ts';
 import { WASM_CHUNK, wasmUniform } from '../../../../src/backends/cpu-js/source/random-wasm.ts';
 
@@ -29,7 +30,7 @@ describe('random-uniform in WebAssembly', () => {
             low: low!,
             high: high!,
           };
-          const got = uniformBlock(p as Parameters<typeof uniformBlock>[0]).data;
+          const got = uniformBlock(p as Parameters<typeof uniformBlock>[0]).data as NumberArray;
           for (let j = 0; j < n; j++) {
             let v = low! + (high! - low!) * uniformAt(seed, g0 + j);
             if (dtype === 'float32') v = Math.fround(v);

@@ -5,7 +5,7 @@
 
 import { describe, expect, test } from 'vitest';
 import { compute } from '../../../../src/array/compute.ts';
-import type { DType } from '../../../../src/array/dtype.ts';
+import type { DType, NumberArray } from '../../../../src/array/dtype.ts';
 import { random } from '../../../../src/array/random.ts';
 import {
   countValues,
@@ -110,7 +110,9 @@ describe('sourceCountPartial', () => {
           { kernel: 'random-uniform', params, inputs: [] },
           histStep(edges, dtype),
         ]);
-        expect(Array.from(got!.data)).toEqual(referenceCounts(uniformBlock(params).data, edges));
+        expect(Array.from(got!.data as NumberArray)).toEqual(
+          referenceCounts(uniformBlock(params).data as NumberArray, edges),
+        );
       }
     },
   );
@@ -145,7 +147,9 @@ describe('sourceCountPartial', () => {
     ];
     steps.forEach(([src], i) => {
       const got = sourceCountPartial([src!, histStep(edges, 'float64')]);
-      expect(Array.from(got!.data)).toEqual(referenceCounts(blocks[i]!.data, edges));
+      expect(Array.from(got!.data as NumberArray)).toEqual(
+        referenceCounts(blocks[i]!.data as NumberArray, edges),
+      );
     });
   });
 
@@ -175,8 +179,8 @@ describe('sourceCountPartial', () => {
       const [h] = histogram(make(), { bins: 23, range: [0, 10] });
       const fused = await compute(h, { scheduler: 'sync' });
       const plain = await compute(h, { scheduler: 'sync', optimize: false });
-      expect(Array.from(fused.data)).toEqual(Array.from(plain.data));
-      expect(Array.from(fused.data).reduce((a, b) => a + b, 0)).toBeGreaterThan(0);
+      expect(Array.from(fused.data as NumberArray)).toEqual(Array.from(plain.data as NumberArray));
+      expect(Array.from(fused.data as NumberArray).reduce((a, b) => a + b, 0)).toBeGreaterThan(0);
     }
   });
 });

@@ -3,7 +3,7 @@
 // on random shapes, axes and radii, with NaN, infinities, −0 and values that overflow float32.
 
 import { describe, expect, test } from 'vitest';
-import { type DType, typedArrayCtor } from '../../../../src/array/dtype.ts';
+import { type DType, type NumberArray, typedArrayCtor } from '../../../../src/array/dtype.ts';
 import { cStrides, NDArray, shapeSize } from '../../../../src/array/ndarray.ts';
 import { builtinKernels } from '../../../../src/backends/cpu-js/registry.ts';
 import type { CorrelateAxisParams } from '../../../../src/backends/cpu-js/stencil/correlate.ts';
@@ -51,9 +51,11 @@ function referencePass(x: NDArray, p: CorrelateAxisParams): NDArray {
       rem -= i * os[ax]!;
       src += (ax === p.axis ? i + c : i) * xs[ax]!;
     }
-    let s = p.weights[c]! * x.data[src]!;
+    let s = p.weights[c]! * (x.data as NumberArray)[src]!;
     for (let t = 1; t <= c; t++) {
-      s += p.weights[c + t]! * (x.data[src - t * st]! + x.data[src + t * st]!);
+      s +=
+        p.weights[c + t]! *
+        ((x.data as NumberArray)[src - t * st]! + (x.data as NumberArray)[src + t * st]!);
     }
     out[o] = s;
   }
@@ -113,10 +115,10 @@ describe("'correlate-axes' symmetric passes", () => {
     let want = small;
     for (const p of passes) want = referencePass(want, p);
     const got = correlate(small, passes);
-    expect(Array.from(got.data)).toEqual(Array.from(want.data));
+    expect(Array.from(got.data as NumberArray)).toEqual(Array.from(want.data as NumberArray));
     // the result is the task's own: a later block does not overwrite it
-    const copy = Array.from(got.data);
+    const copy = Array.from(got.data as NumberArray);
     correlate(big, passes);
-    expect(Array.from(got.data)).toEqual(copy);
+    expect(Array.from(got.data as NumberArray)).toEqual(copy);
   });
 });

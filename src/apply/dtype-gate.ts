@@ -1,0 +1,92 @@
+// Which kernels take int64 and uint64 blocks: every other kernel is refused such data when
+// the expression is built (a DTypeError naming the function), never at compute time.
+
+import { isBigDType } from '../array/dtype.ts';
+import { DTypeError } from '../errors.ts';
+import { type LayerSpec, setLayerCheck } from '../graph/define-layer.ts';
+
+/** Kernels that move, build, read, write or compute int64 and uint64 blocks exactly. */
+const BIG_KERNELS: ReadonlySet<string> = new Set([
+  // elementwise (BigInt loops) and the kernels fusion builds from them
+  'ew',
+  'ew-view',
+  'view',
+  'fused',
+  // data movement: copies of elements, whatever they are
+  'slice',
+  'to-device',
+  'pick',
+  'passthrough',
+  'getitem',
+  'rechunk-merge',
+  'take',
+  'take-indexed',
+  'set-region',
+  'where-set',
+  'compress',
+  'compress-band',
+  'transpose',
+  'reshape',
+  'expand-dims',
+  'squeeze',
+  'flip',
+  'broadcast',
+  'convert',
+  'overlap-block',
+  'take-along-axis',
+  // creation, user kernels and I/O
+  'full',
+  'arange',
+  'linspace',
+  'from-function',
+  'blockwise-fn',
+  'lazy-apply',
+  'npy-read',
+  'npy-write',
+  'npy-file-write',
+  'zarr-read',
+  'zarr-write',
+]);
+
+/** Reductions whose int64 and uint64 forms exist (reduce-partial/-combine/-aggregate). */
+const BIG_REDUCTIONS: ReadonlySet<string> = new Set([
+  'sum',
+  'prod',
+  'min',
+  'max',
+  'any',
+  'all',
+  'mean',
+]);
+
+const REDUCE_KERNELS = new Set(['reduce-partial', 'reduce-combine', 'reduce-aggregate']);
+
+/** True when the kernel of a layer's tasks takes int64/uint64 blocks with these params. */
+function takesBig(kernel: string, params: unknown): boolean {
+  if (REDUCE_KERNELS.has(kernel)) {
+    return BIG_REDUCTIONS.has((params as { op?: string } | undefined)?.op ?? '');
+  }
+  return BIG_KERNELS.has(kernel);
+}
+
+/**
+ * Refuse an int64/uint64 layer whose kernel does not take such data.
+ * @example
+ * checkBigDTypes(spec); // DTypeError: fft: dtype 'int64' is not supported by fft yet; …
+ */
+export function checkBigDTypes(spec: LayerSpec): void {
+  let big = isBigDType(spec.dtype) ? spec.dtype : undefined;
+  for (let i = 0; i < spec.deps.length && big === undefined; i++) {
+    const d = spec.deps[i]!.dtype;
+    if (isBigDType(d)) big = d;
+  }
+  // constant layers (wrapped data) have no tasks: their blocks are the data itself
+  if (big === undefined || spec.constant || spec.chunks.some((c) => c.length === 0)) return;
+  const probe = spec.task(spec.chunks.map(() => 0));
+  if (takesBig(probe.kernel, probe.params)) return;
+  throw new DTypeError(
+    `${spec.op}: dtype '${big}' is not supported by ${spec.op} yet; convert first with astype(x, 'float64') (exact for integers up to 2^53)`,
+  );
+}
+
+setLayerCheck(checkBigDTypes);
