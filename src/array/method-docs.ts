@@ -428,14 +428,16 @@ declare module './lazy-array.ts' {
      */
     readonly conj: KeepsShape<typeof cx.conj, Known>;
     /**
-     * Sum over `axis` (every axis by default). Integers sum to int32 (uint32 if unsigned),
-     * floats keep their dtype; float32 accumulates in float64.
+     * Sum over `axis` (every axis by default). Integers and bool sum to int64 (uint64 if
+     * unsigned), as the Array API says, modulo 2^64 as NumPy; floats keep their dtype; float32
+     * accumulates in float64.
      * @example
      * await compute(sum(fromArray([[1, 2], [3, 4]]), { axis: 0 })); // [4, 6]
      */
     readonly sum: KeepsShape<typeof red.sum, Known>;
     /**
-     * Product over `axis`. Integers multiply with int32 wrap-around (uint32 if unsigned).
+     * Product over `axis`. Integers multiply in int64 (uint64 if unsigned), wrapping modulo
+     * 2^64 as NumPy does.
      * @example
      * await compute(prod(fromArray([1, 2, 3, 4]))); // 24
      */

@@ -183,6 +183,7 @@ export function flattenNested(
     probe = probe[0] as Nested;
   }
   const values: (number | bigint)[] = [];
+  let bigs = 0;
   const walk = (v: Nested, axis: number): void => {
     if (axis === shape.length) {
       if (Array.isArray(v))
@@ -192,6 +193,7 @@ export function flattenNested(
           `${fn}: nested data holds ${describe(v)}; elements are numbers, BigInts or booleans`,
         );
       }
+      if (typeof v === 'bigint') bigs++;
       values.push(typeof v === 'boolean' ? Number(v) : v);
       return;
     }
@@ -203,6 +205,12 @@ export function flattenNested(
     for (const e of v) walk(e, axis + 1);
   };
   walk(nested, 0);
+  // JS never mixes the two in arithmetic (1 + 2n throws): neither does nested data
+  if (bigs > 0 && bigs < values.length) {
+    throw new ValueError(
+      `${fn}: nested data mixes numbers and BigInts; give all as BigInts (int64) or all as numbers`,
+    );
+  }
   return { values, shape };
 }
 

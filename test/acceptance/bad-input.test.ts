@@ -175,7 +175,7 @@ add(
   row('full([3], fill null)', () => t.full([3], bad(null)), 'ValueError', 'full'),
   row("full([3], 'a')", () => t.full([3], bad('a')), 'ValueError', 'full'),
   row('full([3], {})', () => t.full([3], bad({})), 'ValueError', 'full'),
-  row('full([3], 1n)', () => t.full([3], bad(1n)), 'ValueError', 'full'),
+  row('full([3], 2n ** 64n)', () => t.full([3], bad(2n ** 64n)), 'ValueError', 'full'),
   row('full([3], Symbol())', () => t.full([3], bad(Symbol('f'))), 'ValueError', 'full'),
   row('full([3], 300, uint8)', () => t.full([3], 300, { dtype: 'uint8' }), 'ValueError', 'full'),
   row('full([3], -1, uint8)', () => t.full([3], -1, { dtype: 'uint8' }), 'ValueError', 'full'),

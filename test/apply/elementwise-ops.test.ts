@@ -56,7 +56,8 @@ const PAIRS: [DType, DType][] = [
   ['int16', 'float32'],
   ['int32', 'float32'],
   ['bool', 'int8'],
-  ['uint32', 'int32'],
+  // (uint32 with int32 gives int64: exact BigInt references in int64.test.ts)
+  ['uint16', 'int16'],
   ['bool', 'bool'],
 ];
 

@@ -85,9 +85,14 @@ const OPS: [string, Reduction, Fold, (d: DType) => DType][] = [
     'nansum',
     nansum,
     (v) => valid(v).reduce((a, b) => a + b, 0),
-    (d) => (d === 'int32' ? 'int32' : d),
+    (d) => (d === 'int32' ? 'int64' : d),
   ],
-  ['nanprod', nanprod, (v) => valid(v).reduce((a, b) => a * b, 1), (d) => d],
+  [
+    'nanprod',
+    nanprod,
+    (v) => valid(v).reduce((a, b) => a * b, 1),
+    (d) => (d === 'int32' ? 'int64' : d),
+  ],
   ['nanmean', nanmean, nanMean, (d) => (d === 'int32' ? 'float64' : d)],
   [
     'nanvar',

@@ -64,6 +64,8 @@ const gt = (a: number, b: number): boolean => a > b || (Number.isNaN(a) && !Numb
 export const folds = {
   sum: (v: number[]) => v.reduce((a, b) => a + b, 0),
   prodFloat: (v: number[]) => v.reduce((a, b) => a * b, 1),
+  /** Products wrapping at 32 bits (the kernel's loop for an int32 output dtype). */
+  prodInt32: (v: number[]) => v.reduce((a, b) => Math.imul(a, b), 1),
   // int64 products modulo 2^64 (a BigInt where a number could not hold it exactly)
   prodInt: (v: number[]) =>
     v.reduce((a, b) => BigInt.asIntN(64, a * BigInt(b)), 1n) as unknown as number,

@@ -50,6 +50,8 @@ function sums(
 ): bigint[] {
   const w = halves(data);
   const signed = data instanceof BigInt64Array;
+  const run = suffixRun(shape, axes);
+  if (run !== undefined) return runSums(w, signed, run, n);
   const lo = new Float64Array(n);
   const hi = new Float64Array(n);
   const total = new Array<bigint>(n).fill(0n);
@@ -69,6 +71,37 @@ function sums(
     if (++pending === FLUSH) flush();
   });
   flush();
+  return total;
+}
+
+/** Elements per output when the reduced axes are the trailing ones (contiguous runs). */
+function suffixRun(shape: readonly number[], axes: readonly number[]): number | undefined {
+  const nd = shape.length;
+  let run = 1;
+  for (let ax = nd - 1; ax >= nd - axes.length; ax--) {
+    if (!axes.includes(ax)) return undefined;
+    run *= shape[ax]!;
+  }
+  return run;
+}
+
+/** Exact sums of n contiguous runs of `run` elements: tight loops, carried every FLUSH. */
+function runSums(w: Uint32Array, signed: boolean, run: number, n: number): bigint[] {
+  const total = new Array<bigint>(n).fill(0n);
+  for (let o = 0; o < n; o++) {
+    let t = 0n;
+    for (let start = o * run, end = start + run; start < end; start += FLUSH) {
+      const stop = Math.min(end, start + FLUSH);
+      let lo = 0;
+      let hi = 0;
+      for (let i = start; i < stop; i++) {
+        lo += w[2 * i]!;
+        hi += signed ? w[2 * i + 1]! | 0 : w[2 * i + 1]!;
+      }
+      t += (BigInt(hi) << 32n) + BigInt(lo);
+    }
+    total[o] = t;
+  }
   return total;
 }
 

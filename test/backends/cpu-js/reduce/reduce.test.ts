@@ -65,7 +65,7 @@ const MONOIDS: [ReduceParams['op'], DType, DType, Fold][] = [
   ['sum', 'float64', 'float64', folds.sum],
   ['sum', 'int8', 'int32', folds.sum],
   ['prod', 'float32', 'float32', folds.prodFloat],
-  ['prod', 'int16', 'int32', folds.prodInt],
+  ['prod', 'int16', 'int32', folds.prodInt32],
   ['mean', 'float64', 'float64', folds.mean],
   ['any', 'uint8', 'bool', folds.any],
   ['all', 'bool', 'bool', folds.all],
