@@ -34,6 +34,11 @@ const BIG_KERNELS: ReadonlySet<string> = new Set([
   'convert',
   'overlap-block',
   'take-along-axis',
+  // scans (exact, modulo 2^64)
+  'cumsum-block',
+  'cumsum-total',
+  'cumsum-carry',
+  'cumsum-add',
   // creation, user kernels and I/O
   'full',
   'arange',

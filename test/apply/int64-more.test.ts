@@ -1,0 +1,165 @@
+// More int64 and uint64 functions against a dense BigInt reference on random shapes and
+// chunkings: scans (cumsum, cumulativeSum, cumulativeProd, wrapping modulo 2^64), and
+// integer scans accumulating in int64/uint64 exactly.
+
+import { describe, expect, it } from 'vitest';
+import type { BigIntArray, DType } from '../../src/array/dtype.ts';
+import type { LazyArray } from '../../src/array/lazy-array.ts';
+import { NDArray } from '../../src/array/ndarray.ts';
+import { compute, cumsum, cumulativeProd, cumulativeSum, fromArray } from '../../src/index.ts';
+import { randomAxisChunks, rng } from '../helpers/reference.ts';
+
+const SYNC = { scheduler: 'sync' } as const;
+const MIN = -(2n ** 63n);
+const MAX = 2n ** 63n - 1n;
+const wrap = (v: bigint): bigint => BigInt.asIntN(64, v);
+const wrapU = (v: bigint): bigint => BigInt.asUintN(64, v);
+
+/** Random int64 values: small ones, edges, ones past 2^53 and large ones near ±2^63. */
+function randomBig(n: number, r: () => number): bigint[] {
+  const edges = [0n, 1n, -1n, MIN, MAX, MIN + 1n, MAX - 1n, 2n ** 53n + 1n, -(2n ** 53n) - 1n];
+  return Array.from({ length: n }, () => {
+    const u = r();
+    if (u < 0.25) return edges[Math.floor(r() * edges.length)]!;
+    if (u < 0.55) return BigInt(Math.floor(r() * 201) - 100);
+    return wrap(BigInt(Math.floor(r() * 2 ** 31)) * BigInt(Math.floor(r() * 2 ** 31)) * 5n);
+  });
+}
+
+function randomShape(r: () => number): number[] {
+  const nd = 1 + Math.floor(r() * 3);
+  return Array.from({ length: nd }, () => 1 + Math.floor(r() * 6));
+}
+
+const size = (shape: readonly number[]): number => shape.reduce((a, b) => a * b, 1);
+
+function lazyBig(values: bigint[], shape: number[], r: () => number, dtype: DType): LazyArray {
+  const data =
+    dtype === 'uint64' ? BigUint64Array.from(values.map(wrapU)) : BigInt64Array.from(values);
+  return fromArray(new NDArray(data, shape, dtype), {
+    chunks: shape.map((n) => randomAxisChunks(n, r)),
+  });
+}
+
+const bigs = (a: NDArray): bigint[] => Array.from(a.data as BigIntArray);
+
+/** The flat indices of every line along `axis` of a C-order array of `shape`. */
+function lines(shape: readonly number[], axis: number): number[][] {
+  const post = size(shape.slice(axis + 1));
+  const pre = size(shape.slice(0, axis));
+  const n = shape[axis]!;
+  const out: number[][] = [];
+  for (let i = 0; i < pre; i++) {
+    for (let q = 0; q < post; q++) {
+      out.push(Array.from({ length: n }, (_, k) => (i * n + k) * post + q));
+    }
+  }
+  return out;
+}
+
+/** The inclusive scan of `values` along `axis` by `f`, each step wrapped by `w`. */
+function scanRef(
+  values: readonly bigint[],
+  shape: readonly number[],
+  axis: number,
+  f: (a: bigint, b: bigint) => bigint,
+  w: (v: bigint) => bigint,
+): bigint[] {
+  const out = new Array<bigint>(values.length);
+  for (const line of lines(shape, axis)) {
+    let acc: bigint | undefined;
+    for (const i of line) {
+      acc = acc === undefined ? w(values[i]!) : w(f(acc, values[i]!));
+      out[i] = acc;
+    }
+  }
+  return out;
+}
+
+const DTYPES = ['int64', 'uint64'] as const;
+
+describe('int64 and uint64 scans against BigInt arithmetic', () => {
+  for (const dtype of DTYPES) {
+    const w = dtype === 'int64' ? wrap : wrapU;
+    it.each([1, 2, 3, 4, 5, 6])(`${dtype} cumsum and cumulativeProd, seed %i`, async (seed) => {
+      const r = rng(seed * 101 + dtype.length);
+      const shape = randomShape(r);
+      const values = randomBig(size(shape), r).map(w);
+      const x = lazyBig(values, shape, r, dtype);
+      const axis = Math.floor(r() * shape.length);
+      const [s, cs, p] = await compute(
+        cumsum(x, { axis }),
+        cumulativeSum(x, { axis }),
+        cumulativeProd(x, { axis }),
+        SYNC,
+      );
+      expect(s.dtype).toBe(dtype);
+      expect(p.dtype).toBe(dtype);
+      expect(s.shape).toEqual(shape);
+      expect(bigs(s)).toEqual(scanRef(values, shape, axis, (a, b) => a + b, w));
+      expect(bigs(cs)).toEqual(bigs(s));
+      expect(bigs(p)).toEqual(scanRef(values, shape, axis, (a, b) => a * b, w));
+    });
+  }
+
+  it('wraps at the edges and prepends the unit with includeInitial', async () => {
+    const x = fromArray(BigInt64Array.of(MAX, 1n, MIN, -1n, 2n ** 62n), { chunks: 2 });
+    const [s, p, si, pi] = await compute(
+      cumsum(x),
+      cumulativeProd(x),
+      cumulativeSum(x, { includeInitial: true }),
+      cumulativeProd(x, { includeInitial: true }),
+      SYNC,
+    );
+    expect(bigs(s)).toEqual([MAX, MIN, 0n, -1n, 2n ** 62n - 1n]);
+    expect(bigs(p)).toEqual([MAX, MAX, MIN, MIN, 0n]);
+    expect(bigs(si)).toEqual([0n, ...bigs(s)]);
+    expect(bigs(pi)).toEqual([1n, ...bigs(p)]);
+  });
+
+  it('integer inputs accumulate in int64 (uint64 if unsigned) exactly, past 2^53', async () => {
+    const big = 2 ** 31 - 1;
+    const r = rng(7);
+    const n = 3000;
+    const vals = Array.from({ length: n }, () => (r() < 0.5 ? big : -big + Math.floor(r() * 9)));
+    const i32 = fromArray(Int32Array.from(vals), { chunks: 700 });
+    const u32 = fromArray(
+      Uint32Array.from({ length: n }, () => 2 ** 32 - 1),
+      { chunks: 999 },
+    );
+    const b = fromArray(
+      Uint8Array.from({ length: 5 }, () => 1),
+      { dtype: 'bool' },
+    );
+    const prod32 = fromArray(Int32Array.of(100000, 100000, 100000, -7));
+    const [s, u, bs, p] = await compute(
+      cumsum(i32),
+      cumulativeSum(u32),
+      cumsum(b),
+      cumulativeProd(prod32),
+      SYNC,
+    );
+    expect(s.dtype).toBe('int64');
+    expect(u.dtype).toBe('uint64');
+    expect(bs.dtype).toBe('int64');
+    expect(p.dtype).toBe('int64');
+    let acc = 0n;
+    expect(bigs(s)).toEqual(vals.map((v) => (acc += BigInt(v))));
+    expect(bigs(u)).toEqual(Array.from({ length: n }, (_, i) => BigInt(i + 1) * (2n ** 32n - 1n)));
+    expect(bigs(bs)).toEqual([1n, 2n, 3n, 4n, 5n]);
+    expect(bigs(p)).toEqual([100000n, 10n ** 10n, 10n ** 15n, wrap(-7n * 10n ** 15n)]);
+  });
+
+  it('takes a float dtype option and floats keep theirs', async () => {
+    const x = fromArray(BigInt64Array.of(1n, 2n, 3n), { chunks: 2 });
+    const [f, g] = await compute(
+      cumsum(x, { dtype: 'float64' }),
+      cumsum(fromArray([0.5, 1.5])),
+      SYNC,
+    );
+    expect(f.dtype).toBe('float64');
+    expect(Array.from(f.data as Float64Array)).toEqual([1, 3, 6]);
+    expect(g.dtype).toBe('float64');
+    expect(Array.from(g.data as Float64Array)).toEqual([0.5, 2]);
+  });
+});
