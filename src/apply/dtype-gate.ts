@@ -3,6 +3,7 @@
 
 import { isBigDType } from '../array/dtype.ts';
 import { DTypeError } from '../errors.ts';
+import { WIDENED_KERNELS } from '../backends/cpu-js/widen.ts';
 import { type LayerSpec, setLayerCheck } from '../graph/define-layer.ts';
 
 /** Kernels that move, build, read, write or compute int64 and uint64 blocks exactly. */
@@ -89,8 +90,12 @@ export function checkBigDTypes(spec: LayerSpec): void {
   if (big === undefined || spec.constant || spec.chunks.some((c) => c.length === 0)) return;
   const probe = spec.task(spec.chunks.map(() => 0));
   if (takesBig(probe.kernel, probe.params)) return;
+  // kernels that compute in float64 take int64 widened, unless their output is int64 itself
+  if (WIDENED_KERNELS.has(probe.kernel) && !isBigDType(spec.dtype)) return;
+  // the function the user called: a layer's op is its name or `name-step` ('argmax-partial')
+  const fn = spec.op.split('-')[0];
   throw new DTypeError(
-    `${spec.op}: dtype '${big}' is not supported by ${spec.op} yet; convert first with astype(x, 'float64') (exact for integers up to 2^53)`,
+    `${fn}: dtype '${big}' is not supported by ${fn} yet; convert first with astype(x, 'float64') (exact for integers up to 2^53)`,
   );
 }
 
