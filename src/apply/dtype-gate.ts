@@ -2,8 +2,8 @@
 // the expression is built (a DTypeError naming the function), never at compute time.
 
 import { isBigDType } from '../array/dtype.ts';
-import { DTypeError } from '../errors.ts';
 import { WIDENED_KERNELS } from '../backends/cpu-js/widen.ts';
+import { DTypeError } from '../errors.ts';
 import { type LayerSpec, setLayerCheck } from '../graph/define-layer.ts';
 
 /** Kernels that move, build, read, write or compute int64 and uint64 blocks exactly. */
@@ -54,7 +54,10 @@ const BIG_KERNELS: ReadonlySet<string> = new Set([
   'zarr-write',
 ]);
 
-/** Reductions whose int64 and uint64 forms exist (reduce-partial/-combine/-aggregate). */
+/**
+ * Reductions whose int64 and uint64 forms exist (reduce-partial/-combine/-aggregate); var
+ * (std too) casts such blocks to float64 first, as NumPy computes them.
+ */
 const BIG_REDUCTIONS: ReadonlySet<string> = new Set([
   'sum',
   'prod',
@@ -63,6 +66,9 @@ const BIG_REDUCTIONS: ReadonlySet<string> = new Set([
   'any',
   'all',
   'mean',
+  'var',
+  'argmin',
+  'argmax',
 ]);
 
 const REDUCE_KERNELS = new Set(['reduce-partial', 'reduce-combine', 'reduce-aggregate']);

@@ -1,12 +1,22 @@
 // More int64 and uint64 functions against a dense BigInt reference on random shapes and
-// chunkings: scans (cumsum, cumulativeSum, cumulativeProd, wrapping modulo 2^64), and
-// integer scans accumulating in int64/uint64 exactly.
+// chunkings: scans (cumsum, cumulativeSum, cumulativeProd, wrapping modulo 2^64; integer
+// scans accumulate in int64/uint64 exactly), argmin/argmax, std/var (in float64, as NumPy).
 
 import { describe, expect, it } from 'vitest';
 import type { BigIntArray, DType } from '../../src/array/dtype.ts';
 import type { LazyArray } from '../../src/array/lazy-array.ts';
 import { NDArray } from '../../src/array/ndarray.ts';
-import { compute, cumsum, cumulativeProd, cumulativeSum, fromArray } from '../../src/index.ts';
+import {
+  argmax,
+  argmin,
+  compute,
+  cumsum,
+  cumulativeProd,
+  cumulativeSum,
+  fromArray,
+  std,
+  variance,
+} from '../../src/index.ts';
 import { randomAxisChunks, rng } from '../helpers/reference.ts';
 
 const SYNC = { scheduler: 'sync' } as const;
@@ -161,5 +171,108 @@ describe('int64 and uint64 scans against BigInt arithmetic', () => {
     expect(Array.from(f.data as Float64Array)).toEqual([1, 3, 6]);
     expect(g.dtype).toBe('float64');
     expect(Array.from(g.data as Float64Array)).toEqual([0.5, 2]);
+  });
+});
+
+/** Index of the first best element of `line` (positions into it). */
+function argRef(vals: readonly bigint[], isMin: boolean): number {
+  let at = 0;
+  for (let i = 1; i < vals.length; i++) {
+    if (isMin ? vals[i]! < vals[at]! : vals[i]! > vals[at]!) at = i;
+  }
+  return at;
+}
+
+/** Values near each other past 2^53 (ties and neighbours a double cannot tell apart). */
+function closeBig(n: number, r: () => number): bigint[] {
+  const base = [2n ** 60n, MIN, MAX - 8n, -(2n ** 55n)][Math.floor(r() * 4)]!;
+  return Array.from({ length: n }, () =>
+    r() < 0.3 ? randomBig(1, r)[0]! : base + BigInt(Math.floor(r() * 8)),
+  );
+}
+
+describe('int64 and uint64 argmin and argmax against BigInt comparison', () => {
+  for (const dtype of DTYPES) {
+    const w = dtype === 'int64' ? wrap : wrapU;
+    it.each([1, 2, 3, 4, 5, 6])(`${dtype}, one axis and flat, seed %i`, async (seed) => {
+      const r = rng(seed * 53 + dtype.length);
+      const shape = randomShape(r);
+      const values = closeBig(size(shape), r).map(w);
+      const x = lazyBig(values, shape, r, dtype);
+      const axis = Math.floor(r() * shape.length);
+      const [lo, hi, flo, fhi] = await compute(
+        argmin(x, { axis }),
+        argmax(x, { axis }),
+        argmin(x),
+        argmax(x),
+        SYNC,
+      );
+      const ls = lines(shape, axis);
+      const at = (isMin: boolean) =>
+        ls.map((l) =>
+          argRef(
+            l.map((i) => values[i]!),
+            isMin,
+          ),
+        );
+      expect(Array.from(lo.data as Int32Array)).toEqual(at(true));
+      expect(Array.from(hi.data as Int32Array)).toEqual(at(false));
+      expect(flo.item()).toBe(argRef(values, true));
+      expect(fhi.item()).toBe(argRef(values, false));
+    });
+  }
+
+  it('tells apart neighbours a double rounds together, first occurrence on ties', async () => {
+    const b = 2n ** 62n;
+    const x = fromArray(BigInt64Array.of(b + 1n, b + 3n, b, b + 3n, b), { chunks: 2 });
+    const [lo, hi] = await compute(argmin(x), argmax(x), SYNC);
+    expect(lo.item()).toBe(2);
+    expect(hi.item()).toBe(1);
+  });
+});
+
+/** Population (correction 0) or sample variance of numbers, two-pass. */
+function varRef(xs: readonly number[], correction: number): number {
+  const m = xs.reduce((a, b) => a + b, 0) / xs.length;
+  return xs.reduce((a, b) => a + (b - m) ** 2, 0) / Math.max(xs.length - correction, 0);
+}
+
+describe('int64 and uint64 std and var in float64, as NumPy', () => {
+  for (const dtype of DTYPES) {
+    const w = dtype === 'int64' ? wrap : wrapU;
+    it.each([1, 2, 3, 4])(`${dtype}, seed %i`, async (seed) => {
+      const r = rng(seed * 71 + dtype.length);
+      const shape = randomShape(r);
+      const values = randomBig(size(shape), r).map(w);
+      const x = lazyBig(values, shape, r, dtype);
+      const axis = Math.floor(r() * shape.length);
+      const correction = seed % 2;
+      const [v, s, all] = await compute(
+        variance(x, { axis, correction }),
+        std(x, { axis }),
+        variance(x),
+        SYNC,
+      );
+      expect(v.dtype).toBe('float64');
+      expect(s.dtype).toBe('float64');
+      const close = (got: number, want: number): void => {
+        if (Number.isNaN(want) || !Number.isFinite(want)) expect(got).toEqual(want);
+        else expect(Math.abs(got - want)).toBeLessThanOrEqual(1e-9 * Math.abs(want) + 1e-9);
+      };
+      const groups = lines(shape, axis).map((l) => l.map((i) => Number(values[i]!)));
+      const vd = v.data as Float64Array;
+      const sd = s.data as Float64Array;
+      groups.forEach((g, i) => {
+        close(vd[i]!, varRef(g, correction));
+        close(sd[i]!, Math.sqrt(varRef(g, 0)));
+      });
+      close(all.item() as number, varRef(values.map(Number), 0));
+    });
+  }
+
+  it('integers past 2^53 round to doubles first (NumPy gives the same)', async () => {
+    const x = fromArray(BigInt64Array.of(2n ** 53n, 2n ** 53n + 1n, 2n ** 53n + 2n));
+    const v = await compute(variance(x), SYNC);
+    expect(v.item()).toBe(varRef([2 ** 53, 2 ** 53, 2 ** 53 + 2], 0));
   });
 });
