@@ -35,6 +35,9 @@ const BIG_KERNELS: ReadonlySet<string> = new Set([
   'convert',
   'overlap-block',
   'take-along-axis',
+  // exact products modulo 2^64 (float64 GEMMs of 16-bit limbs) and their sums
+  'matmul',
+  'contract-sum',
   // scans (exact, modulo 2^64)
   'cumsum-block',
   'cumsum-total',
@@ -75,6 +78,9 @@ const REDUCE_KERNELS = new Set(['reduce-partial', 'reduce-combine', 'reduce-aggr
 
 /** True when the kernel of a layer's tasks takes int64/uint64 blocks with these params. */
 function takesBig(kernel: string, params: unknown): boolean {
+  // einsum of two operands is bilinear: exact by limbs, as matmul (three or more are not)
+  if (kernel === 'einsum')
+    return (params as { terms?: unknown[] } | undefined)?.terms?.length === 2;
   if (REDUCE_KERNELS.has(kernel)) {
     return BIG_REDUCTIONS.has((params as { op?: string } | undefined)?.op ?? '');
   }
