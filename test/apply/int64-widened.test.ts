@@ -11,6 +11,7 @@ import {
   DTypeError,
   fft,
   fromArray,
+  histogram,
   linalg,
   median,
   percentile,
@@ -41,6 +42,7 @@ const CASES: [string, (x: LazyArray) => LazyArray, number[]][] = [
   ['percentile', (x) => percentile(x, 30, { axis: 1 }), [4, 9]],
   ['median', (x) => median(x), [5, 5]],
   ['zoom', (x) => zoom(x, 2, { order: 1 }), [4, 3]],
+  ['histogram', (x) => histogram(x, { bins: 5 })[0], [6, 7]],
 ];
 
 describe('int64 and uint64 widened to float64', () => {

@@ -18,6 +18,7 @@ export const WIDENED_KERNELS: ReadonlySet<string> = new Set([
   'quantile-sketch',
   'histogram-block',
   'histogram2d-block',
+  'histogram-edges',
   'bincount-block',
   'correlate-axes',
   'correlate-nd',
