@@ -43,6 +43,9 @@ const BIG_KERNELS: ReadonlySet<string> = new Set([
   'cumsum-total',
   'cumsum-carry',
   'cumsum-add',
+  // sorting (BigInt comparisons)
+  'sort-block',
+  'sort-merge',
   // creation, user kernels and I/O
   'full',
   'arange',

@@ -1,6 +1,7 @@
 // More int64 and uint64 functions against a dense BigInt reference on random shapes and
 // chunkings: scans (cumsum, cumulativeSum, cumulativeProd, wrapping modulo 2^64; integer
-// scans accumulate in int64/uint64 exactly), argmin/argmax, std/var (in float64, as NumPy).
+// scans accumulate in int64/uint64 exactly), argmin/argmax, std/var (in float64, as NumPy),
+// sort/argsort (stable, both directions).
 
 import { describe, expect, it } from 'vitest';
 import type { BigIntArray, DType } from '../../src/array/dtype.ts';
@@ -9,11 +10,13 @@ import { NDArray } from '../../src/array/ndarray.ts';
 import {
   argmax,
   argmin,
+  argsort,
   compute,
   cumsum,
   cumulativeProd,
   cumulativeSum,
   fromArray,
+  sort,
   std,
   variance,
 } from '../../src/index.ts';
@@ -274,5 +277,63 @@ describe('int64 and uint64 std and var in float64, as NumPy', () => {
     const x = fromArray(BigInt64Array.of(2n ** 53n, 2n ** 53n + 1n, 2n ** 53n + 2n));
     const v = await compute(variance(x), SYNC);
     expect(v.item()).toBe(varRef([2 ** 53, 2 ** 53, 2 ** 53 + 2], 0));
+  });
+});
+
+/** A stable sort of the positions of `vals` by BigInt order (descending keeps ties in order). */
+function argsortRef(vals: readonly bigint[], descending: boolean): number[] {
+  return vals
+    .map((_, i) => i)
+    .sort((p, q) => {
+      const a = vals[p]!;
+      const b = vals[q]!;
+      if (a === b) return p - q;
+      return a < b !== descending ? -1 : 1;
+    });
+}
+
+describe('int64 and uint64 sort and argsort against BigInt order', () => {
+  for (const dtype of DTYPES) {
+    const w = dtype === 'int64' ? wrap : wrapU;
+    it.each([1, 2, 3, 4, 5, 6])(`${dtype}, seed %i`, async (seed) => {
+      const r = rng(seed * 89 + dtype.length);
+      const shape = randomShape(r);
+      shape[shape.length - 1] = 1 + Math.floor(r() * 12);
+      const values = closeBig(size(shape), r).map(w);
+      const x = lazyBig(values, shape, r, dtype);
+      const axis = Math.floor(r() * shape.length);
+      const descending = r() < 0.5;
+      const splitEvery = 2 + Math.floor(r() * 2);
+      const [s, a] = await compute(
+        sort(x, { axis, descending, splitEvery }),
+        argsort(x, { axis, descending, splitEvery }),
+        SYNC,
+      );
+      expect(s.dtype).toBe(dtype);
+      expect(a.dtype).toBe('int32');
+      const wantS = new Array<bigint>(values.length);
+      const wantA = new Array<number>(values.length);
+      for (const l of lines(shape, axis)) {
+        const order = argsortRef(
+          l.map((i) => values[i]!),
+          descending,
+        );
+        order.forEach((j, k) => {
+          wantS[l[k]!] = values[l[j]!]!;
+          wantA[l[k]!] = j;
+        });
+      }
+      expect(bigs(s)).toEqual(wantS);
+      expect(Array.from(a.data as Int32Array)).toEqual(wantA);
+    });
+  }
+
+  it('sorts the extremes and neighbours past 2^53 exactly, across blocks', async () => {
+    const b = 2n ** 60n;
+    const vals = [MAX, b + 1n, MIN, b, -1n, 0n, b + 1n, MIN + 1n, MAX - 1n];
+    const x = fromArray(BigInt64Array.from(vals), { chunks: 2 });
+    const [s, a] = await compute(sort(x), argsort(x, { descending: true }), SYNC);
+    expect(bigs(s)).toEqual([...vals].sort((p, q) => (p < q ? -1 : p > q ? 1 : 0)));
+    expect(Array.from(a.data as Int32Array)).toEqual([0, 8, 1, 6, 3, 5, 4, 7, 2]);
   });
 });
