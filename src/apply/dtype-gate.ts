@@ -46,6 +46,8 @@ const BIG_KERNELS: ReadonlySet<string> = new Set([
   // sorting (BigInt comparisons)
   'sort-block',
   'sort-merge',
+  // differences (BigInt subtraction, modulo 2^64)
+  'diff-axis',
   // creation, user kernels and I/O
   'full',
   'arange',

@@ -1,7 +1,7 @@
 // More int64 and uint64 functions against a dense BigInt reference on random shapes and
 // chunkings: scans (cumsum, cumulativeSum, cumulativeProd, wrapping modulo 2^64; integer
 // scans accumulate in int64/uint64 exactly), argmin/argmax, std/var (in float64, as NumPy),
-// sort/argsort (stable, both directions).
+// sort/argsort (stable, both directions), diff (wrapping modulo 2^64).
 
 import { describe, expect, it } from 'vitest';
 import type { BigIntArray, DType } from '../../src/array/dtype.ts';
@@ -15,6 +15,7 @@ import {
   cumsum,
   cumulativeProd,
   cumulativeSum,
+  diff,
   fromArray,
   sort,
   std,
@@ -335,5 +336,43 @@ describe('int64 and uint64 sort and argsort against BigInt order', () => {
     const [s, a] = await compute(sort(x), argsort(x, { descending: true }), SYNC);
     expect(bigs(s)).toEqual([...vals].sort((p, q) => (p < q ? -1 : p > q ? 1 : 0)));
     expect(Array.from(a.data as Int32Array)).toEqual([0, 8, 1, 6, 3, 5, 4, 7, 2]);
+  });
+});
+
+describe('int64 and uint64 diff against BigInt subtraction', () => {
+  for (const dtype of DTYPES) {
+    const w = dtype === 'int64' ? wrap : wrapU;
+    it.each([1, 2, 3, 4, 5, 6])(`${dtype}, seed %i`, async (seed) => {
+      const r = rng(seed * 97 + dtype.length);
+      const shape = randomShape(r);
+      const values = randomBig(size(shape), r).map(w);
+      const x = lazyBig(values, shape, r, dtype);
+      const axis = Math.floor(r() * shape.length);
+      const n = Math.floor(r() * 3) + 1;
+      const d = await compute(diff(x, { axis, n }), SYNC);
+      expect(d.dtype).toBe(dtype);
+      const want: bigint[][] = [];
+      for (const l of lines(shape, axis)) {
+        let v = l.map((i) => values[i]!);
+        for (let k = 0; k < n; k++) v = v.slice(1).map((b, i) => w(b - v[i]!));
+        want.push(v);
+      }
+      const m = Math.max(0, shape[axis]! - n);
+      expect(d.shape).toEqual(shape.map((s, ax) => (ax === axis ? m : s)));
+      // the reference lines in C order of the output
+      const got = new Array<bigint>(d.size);
+      lines(d.shape, axis).forEach((l, j) => {
+        l.forEach((i, k) => {
+          got[i] = want[j]![k]!;
+        });
+      });
+      expect(bigs(d)).toEqual(got);
+    });
+  }
+
+  it('wraps at the extremes and takes prepend and append', async () => {
+    const x = fromArray(BigInt64Array.of(MIN, MAX, -1n, 2n ** 53n + 1n), { chunks: 3 });
+    const d = await compute(diff(x, { prepend: 0, append: 5 }), SYNC);
+    expect(bigs(d)).toEqual([MIN, -1n, MIN, 2n ** 53n + 2n, 5n - (2n ** 53n + 1n)]);
   });
 });
