@@ -2,14 +2,24 @@
 // BigInt reference, exact modulo 2^64 as NumPy's, on random shapes and chunkings (chunked
 // inner axes included, so partial products are summed across tasks).
 
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import type { BigIntArray } from '../../src/array/dtype.ts';
 import type { LazyArray } from '../../src/array/lazy-array.ts';
 import { NDArray } from '../../src/array/ndarray.ts';
-import { compute, DTypeError, einsum, fromArray, matmul, tensordot } from '../../src/index.ts';
+import {
+  compute,
+  DTypeError,
+  einsum,
+  fromArray,
+  matmul,
+  shutdown,
+  tensordot,
+} from '../../src/index.ts';
 import { randomAxisChunks, rng } from '../helpers/reference.ts';
 
 const SYNC = { scheduler: 'sync' } as const;
+
+afterAll(() => shutdown());
 
 function randomValues(n: number, r: () => number): bigint[] {
   return Array.from({ length: n }, () => {
@@ -102,13 +112,15 @@ describe('int64 matrix products', () => {
     expect(bigs(ug)).toEqual(refMatmul(uat, ua, 3, 4, 3, true));
   });
 
-  it('runs on worker threads', async () => {
+  it('runs on worker threads and in worker processes', async () => {
     const r = rng(5);
     const a = randomValues(30, r);
     const x = lazy(a, [5, 6], r);
     const y = lazy(a, [6, 5], r);
     const got = await compute(x.matmul(y), { workers: 2 });
     expect(bigs(got)).toEqual(refMatmul(a, a, 5, 6, 5));
+    const byProcess = await compute(x.matmul(y), { scheduler: 'processes', workers: 1 });
+    expect(bigs(byProcess)).toEqual(refMatmul(a, a, 5, 6, 5));
   });
 
   it('einsum of three int64 operands is refused when built', () => {
