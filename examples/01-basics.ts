@@ -7,7 +7,8 @@ import assert from 'node:assert/strict';
 import { arange, compute, fromArray, ones, random, shutdown } from '../src/index.ts';
 
 // 1. Creation: nothing is computed yet, only the graph grows.
-const x = arange(0, 24, 1, { chunks: 5 }).reshape([4, 6]); // 0..23 as a 4 × 6 matrix
+// 0..23 as a 4 × 6 matrix; integer arguments give int64 (NumPy's default integer)
+const x = arange(0, 24, 1, { chunks: 5 }).reshape([4, 6]);
 const noise = random.uniform([4, 6], { seed: 42, chunks: [2, 3] });
 console.log(`x: ${x}`);
 
@@ -30,7 +31,7 @@ console.log('column means of 2x + 1:', means.toNested());
 // 3. Slicing with NumPy syntax: rows 1.., columns reversed, a new axis.
 const s = await x.get('1:, ::-1, None').compute();
 assert.deepEqual(s.shape, [3, 6, 1]);
-assert.equal(s.get(0, 0, 0), 11); // row 1 reversed starts at 11
+assert.equal(s.get(0, 0, 0), 11n); // row 1 reversed starts at 11 (int64 elements are BigInts)
 console.log('x[1:, ::-1] first row:', (await x.get('1, ::-1').compute()).toNested());
 
 // 4. Seeded random numbers do not depend on the chunking.

@@ -201,10 +201,12 @@ export type ArangeOptions = CreationOptions;
 
 /**
  * Evenly spaced values in [start, stop) by `step` (NumPy's arange): `arange(n)` is
- * 0 … n-1; the length is ceil((stop - start) / step). The dtype is int32 when every
- * argument is an integer (in int32 range), else float64. Options may follow any argument.
+ * 0 … n-1; the length is ceil((stop - start) / step). The dtype is int64 when every
+ * argument is an integer, as NumPy's (elements are BigInts: `toNested({ numbers: true })`
+ * or `astype` give numbers), else float64. Options may follow any argument.
  * @example
- * arange(5); // [0, 1, 2, 3, 4]
+ * arange(5); // [0n, 1n, 2n, 3n, 4n] (int64)
+ * arange(5, { dtype: 'int32' }); // [0, 1, 2, 3, 4]
  * arange(1, 2, 0.25, { chunks: 2 }); // [1, 1.25, 1.5, 1.75]
  */
 export function arange(
@@ -230,7 +232,7 @@ export function arange(
   const dtype = optionalDType(
     'arange',
     options.dtype,
-    args.every(isInt32) && isInt32(b + n * st) ? 'int32' : 'float64',
+    args.every(Number.isSafeInteger) && Number.isSafeInteger(b + n * st) ? 'int64' : 'float64',
   );
   return sourceArray('arange', 'arange', [n], dtype, options.chunks, [b, st], (o, s) => ({
     start: b,

@@ -29,8 +29,8 @@ describe('x.get with several items', () => {
     const x = arange(24, { chunks: 5 }).reshape([2, 3, 4]);
     const [a, b] = (await compute(x.get(1, 2, 3), x.get([1, 2, 3]))) as NDArray[];
     expect(a!.shape).toEqual([]);
-    expect(a!.data[0]).toBe(23);
-    expect(b!.data[0]).toBe(23);
+    expect(a!.data[0]).toBe(23n);
+    expect(b!.data[0]).toBe(23n);
     const c = (await compute(x.get(1, { start: 1 }))) as NDArray;
     expectArray(c, { shape: [2, 4], data: [16, 17, 18, 19, 20, 21, 22, 23] });
   });

@@ -140,7 +140,7 @@ describe('overlap', () => {
       [6, 6],
       [5, 5],
     ]);
-    const got = (await compute(y, SYNC)).toNested() as number[][];
+    const got = (await compute(y, SYNC)).toNested({ numbers: true }) as number[][];
     expect(got[0]).toEqual([0, 1, 2, 3, 4, 3, 4, 5, 6, 7]);
     expect(got.map((r) => r[0])).toEqual([0, 8, 16, 24, 32, 40, 16, 24, 32, 40, 48, 56]);
   });

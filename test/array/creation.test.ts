@@ -129,12 +129,12 @@ describe('zeros, ones, empty, full', () => {
 
 describe('arange', () => {
   it.each([
-    [[5], [0, 1, 2, 3, 4], 'int32'],
-    [[2, 5], [2, 3, 4], 'int32'],
+    [[5], [0, 1, 2, 3, 4], 'int64'],
+    [[2, 5], [2, 3, 4], 'int64'],
     [[1, 2, 0.25], [1, 1.25, 1.5, 1.75], 'float64'],
-    [[10, 0, -3], [10, 7, 4, 1], 'int32'],
-    [[0], [], 'int32'],
-    [[5, 1], [], 'int32'],
+    [[10, 0, -3], [10, 7, 4, 1], 'int64'],
+    [[0], [], 'int64'],
+    [[5, 1], [], 'int64'],
     [
       [0, 1, 0.1],
       [
@@ -149,6 +149,12 @@ describe('arange', () => {
     const x = arange(a!, b, c, { chunks: 2 });
     expect(x.dtype).toBe(dtype);
     expectArray(await compute(x), { dtype, shape: [expected.length], data: expected }, 0);
+  });
+
+  it('integer arguments give int64, as NumPy (np.arange(5).dtype is int64), past 2^32 too', async () => {
+    const x = arange(2 ** 40, 2 ** 40 + 3);
+    expect(x.dtype).toBe('int64');
+    expect((await compute(x)).toNested()).toEqual([2n ** 40n, 2n ** 40n + 1n, 2n ** 40n + 2n]);
   });
 
   it('takes options after any argument, and a dtype', async () => {
