@@ -72,9 +72,10 @@ export function cumulativeProd<X extends ArrayLike>(
 }
 
 /**
- * The number of nonzero (true) elements, over all axes or along `axis` (int32).
+ * The number of nonzero (true) elements, over all axes or along `axis`, in the default
+ * integer dtype (int64), as the Array API says.
  * @example
- * countNonzero(fromArray([[0, 1], [2, 0]]), { axis: 0 }); // [1, 1]
+ * countNonzero(fromArray([[0, 1], [2, 0]]), { axis: 0 }); // [1n, 1n]
  */
 export function countNonzero<X extends ArrayLike>(
   x: X,
@@ -83,5 +84,5 @@ export function countNonzero<X extends ArrayLike>(
   const o = checkOptions('countNonzero', opts);
   const a = asLazy(x, 'countNonzero');
   const nz = a.dtype === 'bool' ? a : notEqual(a, 0);
-  return sum(nz, { ...o, dtype: 'int32' } as ReductionOptions) as LazyArray<KnownIn<[X]>>;
+  return sum(nz, o as ReductionOptions) as LazyArray<KnownIn<[X]>>;
 }
