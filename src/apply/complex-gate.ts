@@ -69,6 +69,10 @@ function refusal(kernel: string, params: unknown, deps: readonly DType[]): strin
   return undefined;
 }
 
+/** The function a layer belongs to: its op without the step suffix ('max-partial' → 'max'). */
+const functionOf = (op: string): string =>
+  op.replace(/-(partial|combine|aggregate|block|blocks|merge|carry|total|add|count)$/, '');
+
 /**
  * Refuse a complex layer whose kernel (or elementwise op) does not take complex data.
  * @example
@@ -84,7 +88,8 @@ export function checkComplexDTypes(spec: LayerSpec): void {
   const probe = spec.task(spec.chunks.map(() => 0));
   const deps = spec.deps.map((d) => d.dtype);
   if (refusal(probe.kernel, probe.params, deps) === undefined) return;
+  const fn = functionOf(spec.op);
   throw new DTypeError(
-    `${spec.op}: dtype '${complex}' is not supported by ${spec.op}; complex arrays take elementwise arithmetic, exp/log/sqrt/sin/cos/tanh, abs/real/imag/conj, comparisons for equality, sum/prod/mean and data movement`,
+    `${fn}: dtype '${complex}' is not supported by ${fn}; complex arrays take elementwise arithmetic, exp/log/sqrt/sin/cos/tanh, abs/real/imag/conj, comparisons for equality, sum/prod/mean and data movement`,
   );
 }
