@@ -32,6 +32,8 @@ const COMPLEX_KERNELS: ReadonlySet<string> = new Set([
   'flip',
   'broadcast',
   'convert',
+  'view-as-real',
+  'view-as-complex',
   // I/O
   'npy-read',
   'npy-write',

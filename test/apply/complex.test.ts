@@ -461,6 +461,37 @@ describe.each(CDTYPES)('%s movement against the same movement of the parts', (d)
     ));
 });
 
+describe.each(CDTYPES)('%s fft', (d) => {
+  it('fft of a complex array matches the direct DFT; ifft inverts it', async () => {
+    const r = rng(d === 'complex64' ? 41 : 42);
+    for (let t = 0; t < 3; t++) {
+      const shape = [1 + Math.floor(r() * 3), 2 + Math.floor(r() * 9)];
+      const p = randomParts(shape, r, d);
+      const z = lazy(p, d, r);
+      const [y, back] = await compute(T.fft.fft(z), T.fft.ifft(T.fft.fft(z)), SYNC);
+      const n = shape[1]!;
+      const want = mapParts(
+        p,
+        (_, i) => {
+          const row = Math.floor(i / n);
+          const k = i % n;
+          const s: C = [0, 0];
+          for (let j = 0; j < n; j++) {
+            const w = cexp([0, (-2 * Math.PI * j * k) / n]);
+            const q = cmul([p.re[row * n + j]!, p.im[row * n + j]!], w);
+            s[0] += q[0];
+            s[1] += q[1];
+          }
+          return s;
+        },
+        'complex128',
+      );
+      expectComplex(y!, d, want, d === 'complex64' ? 1e-5 : 1e-10);
+      expectComplex(back!, d, p, d === 'complex64' ? 1e-5 : 1e-12);
+    }
+  });
+});
+
 describe('complex across threads and files', () => {
   it('computes on worker threads', async () => {
     const r = rng(3);
