@@ -34,7 +34,8 @@ const COMPLEX_KERNELS: ReadonlySet<string> = new Set([
   'convert',
   'view-as-real',
   'view-as-complex',
-  // I/O
+  // creation (real fill values) and I/O
+  'full',
   'npy-read',
   'npy-write',
   'npy-file-write',

@@ -162,6 +162,25 @@ describe('complex dtypes: metadata and promotion', () => {
     expect(T.promoteTypes(b, a)).toBe(want);
   });
 
+  it('zeros, ones and full take complex dtypes (a real fill value: im 0)', async () => {
+    const o = T.full([3, 4], 2, { dtype: 'complex64', chunks: 2 });
+    const [z, f, p, m] = await compute(
+      T.zeros([2], { dtype: 'complex128' }),
+      o,
+      T.prod(o, { axis: 1 }),
+      T.mean(T.add(T.ones([5], { dtype: 'complex64', chunks: 2 }), 1)),
+      SYNC,
+    );
+    expect(z!.toNested()).toEqual([
+      { re: 0, im: 0 },
+      { re: 0, im: 0 },
+    ]);
+    expect(f!.dtype).toBe('complex64');
+    expect(f!.get(2, 3)).toEqual({ re: 2, im: 0 });
+    expect(p!.toNested()).toEqual([16, 16, 16].map((re) => ({ re, im: 0 })));
+    expect(m!.item()).toEqual({ re: 2, im: 0 });
+  });
+
   it('JS numbers are weak', () => {
     expect(T.resultType('complex64', 2.5)).toBe('complex64');
     expect(T.resultType('complex64', 3)).toBe('complex64');
