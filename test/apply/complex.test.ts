@@ -181,6 +181,16 @@ describe('complex dtypes: metadata and promotion', () => {
     expect(m!.item()).toEqual({ re: 2, im: 0 });
   });
 
+  it('isdtype, finfo and canCast know complex dtypes', () => {
+    expect(T.isdtype('complex64', 'complex floating')).toBe(true);
+    expect(T.isdtype('complex128', 'numeric')).toBe(true);
+    expect(T.isdtype('float64', 'complex floating')).toBe(false);
+    expect(T.finfo('complex64').dtype).toBe('float32');
+    expect(T.finfo('complex128').eps).toBe(2 ** -52);
+    expect(T.canCast('float32', 'complex64')).toBe(true);
+    expect(T.canCast('complex64', 'float64')).toBe(false);
+  });
+
   it('JS numbers are weak', () => {
     expect(T.resultType('complex64', 2.5)).toBe('complex64');
     expect(T.resultType('complex64', 3)).toBe('complex64');

@@ -8,8 +8,8 @@ import {
   type BigIntArray,
   type DType,
   isBigDType,
-  isComplex,
   isBigIntArray,
+  isComplex,
   isInteger,
   type TypedArray,
 } from '../../../array/dtype.ts';
