@@ -141,7 +141,6 @@ class BodyBuilder {
 
   /** The code of input `k`'s value: its local, or for float16 bits the decoded local. */
   private input(k: number): string {
-    if (isComplex(this.inputDtypes[k]!)) return `v${k}`;
     if (this.inputDtypes[k] !== 'float16') return `v${k}`;
     if (!this.decoded.has(k)) {
       this.decoded.add(k);
