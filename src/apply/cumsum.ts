@@ -2,7 +2,7 @@
 // the axis, and an add of each block's carry (Dask's cumreduction, method 'sequential').
 
 import { checkOptions } from '../array/check-options.ts';
-import { checkDType, type DType, kindOf } from '../array/dtype.ts';
+import { checkDType, type DType, sumDType } from '../array/dtype.ts';
 import { type ArrayLike, asLazy } from '../array/from-array.ts';
 import type { KnownIn } from '../array/known-shape.ts';
 import { LazyArray } from '../array/lazy-array.ts';
@@ -17,14 +17,11 @@ import { reduceViaFloat32 } from './float16-widen.ts';
 export interface CumsumOptions {
   /** The axis to accumulate along; required when x has more than one axis. */
   axis?: number;
-  /** Output dtype; by default ints accumulate to int32 (uint32 if unsigned), floats keep theirs. */
+  /**
+   * Output dtype; by default integers and bool accumulate in int64 (uint64 if unsigned), as
+   * the Array API says and as `sum` does, wrapping modulo 2^64; floats keep theirs.
+   */
   dtype?: DType;
-}
-
-function cumsumDType(d: DType): DType {
-  const k = kindOf(d);
-  if (k === 'float') return d;
-  return k === 'uint' ? 'uint32' : 'int32';
 }
 
 /** The carry of block k (k >= 1) along the axis: a chain, carry_k = carry_{k-1} + total_{k-1}. */
@@ -80,7 +77,7 @@ export function scan(fn: string, op: ScanOp, x: ArrayLike, scanOpts?: CumsumOpti
     );
   }
   const axis = normalizeAxis(fn, opts.axis ?? 0, a.ndim);
-  const dtype = opts.dtype === undefined ? cumsumDType(a.dtype) : checkDType(fn, opts.dtype);
+  const dtype = opts.dtype === undefined ? sumDType(a.dtype) : checkDType(fn, opts.dtype);
   const half = reduceViaFloat32(a, opts.dtype, dtype, (w, given) =>
     scan(fn, op, w, { ...opts, ...(given === undefined ? {} : { dtype: given }) }),
   );

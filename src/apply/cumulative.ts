@@ -19,7 +19,7 @@ import { type ReductionOptions, sum } from './reductions.ts';
 export interface CumulativeOptions {
   /** The axis to accumulate along; required when x has more than one axis. */
   axis?: number;
-  /** The accumulator and result dtype (default: floats keep theirs, integers int32/uint32). */
+  /** The accumulator and result dtype (default: floats keep theirs, integers int64/uint64). */
   dtype?: DType;
   /** Prepend the unit (0 or 1), so the result is one longer along the axis. */
   includeInitial?: boolean;

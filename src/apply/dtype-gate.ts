@@ -2,6 +2,7 @@
 // the expression is built (a DTypeError naming the function), never at compute time.
 
 import { isBigDType } from '../array/dtype.ts';
+import { WIDENED_KERNELS } from '../backends/cpu-js/widen.ts';
 import { DTypeError } from '../errors.ts';
 import { type LayerSpec, setLayerCheck } from '../graph/define-layer.ts';
 import { checkComplexDTypes } from './complex-gate.ts';
@@ -35,6 +36,19 @@ const BIG_KERNELS: ReadonlySet<string> = new Set([
   'convert',
   'overlap-block',
   'take-along-axis',
+  // exact products modulo 2^64 (float64 GEMMs of 16-bit limbs) and their sums
+  'matmul',
+  'contract-sum',
+  // scans (exact, modulo 2^64)
+  'cumsum-block',
+  'cumsum-total',
+  'cumsum-carry',
+  'cumsum-add',
+  // sorting (BigInt comparisons)
+  'sort-block',
+  'sort-merge',
+  // differences (BigInt subtraction, modulo 2^64)
+  'diff-axis',
   // creation, user kernels and I/O
   'full',
   'arange',
@@ -49,7 +63,10 @@ const BIG_KERNELS: ReadonlySet<string> = new Set([
   'zarr-write',
 ]);
 
-/** Reductions whose int64 and uint64 forms exist (reduce-partial/-combine/-aggregate). */
+/**
+ * Reductions whose int64 and uint64 forms exist (reduce-partial/-combine/-aggregate); var
+ * (std too) casts such blocks to float64 first, as NumPy computes them.
+ */
 const BIG_REDUCTIONS: ReadonlySet<string> = new Set([
   'sum',
   'prod',
@@ -58,12 +75,18 @@ const BIG_REDUCTIONS: ReadonlySet<string> = new Set([
   'any',
   'all',
   'mean',
+  'var',
+  'argmin',
+  'argmax',
 ]);
 
 const REDUCE_KERNELS = new Set(['reduce-partial', 'reduce-combine', 'reduce-aggregate']);
 
 /** True when the kernel of a layer's tasks takes int64/uint64 blocks with these params. */
 function takesBig(kernel: string, params: unknown): boolean {
+  // einsum of two operands is bilinear: exact by limbs, as matmul (three or more are not)
+  if (kernel === 'einsum')
+    return (params as { terms?: unknown[] } | undefined)?.terms?.length === 2;
   if (REDUCE_KERNELS.has(kernel)) {
     return BIG_REDUCTIONS.has((params as { op?: string } | undefined)?.op ?? '');
   }
@@ -85,8 +108,12 @@ export function checkBigDTypes(spec: LayerSpec): void {
   if (big === undefined || spec.constant || spec.chunks.some((c) => c.length === 0)) return;
   const probe = spec.task(spec.chunks.map(() => 0));
   if (takesBig(probe.kernel, probe.params)) return;
+  // kernels that compute in float64 take int64 widened, unless their output is int64 itself
+  if (WIDENED_KERNELS.has(probe.kernel) && !isBigDType(spec.dtype)) return;
+  // the function the user called: a layer's op is its name or `name-step` ('argmax-partial')
+  const fn = spec.op.split('-')[0];
   throw new DTypeError(
-    `${spec.op}: dtype '${big}' is not supported by ${spec.op} yet; convert first with astype(x, 'float64') (exact for integers up to 2^53)`,
+    `${fn}: dtype '${big}' is not supported by ${fn} yet; convert first with astype(x, 'float64') (exact for integers up to 2^53)`,
   );
 }
 

@@ -15,8 +15,8 @@ import type { BlockRef } from '../graph/layer.ts';
 import { dispatchLayer } from './dispatch-layer.ts';
 import { rechunk } from './rechunk.ts';
 
-/** What elementwise functions take: arrays (lazy or eager) and JS numbers/booleans (weak). */
-export type Operand = ArrayLike | Scalar;
+/** What elementwise functions take: arrays (lazy or eager) and JS numbers/BigInts/booleans (weak). */
+export type Operand = ArrayLike | Scalar | bigint;
 
 /** One argument as an op builder sees it: its expression leaf and its type. */
 export interface EwArg {
@@ -38,9 +38,22 @@ const isScalar = (v: unknown): v is Scalar => typeof v === 'number' || typeof v 
 
 function checkOperand(fn: string, v: unknown, i: number): void {
   if (isScalar(v) || v instanceof LazyArray || ArrayBuffer.isView(v) || Array.isArray(v)) return;
+  if (typeof v === 'bigint') return;
   if (v !== null && typeof v === 'object' && 'shape' in v && 'data' in v) return;
   throw new ValueError(
-    `${fn}: argument ${i} ${formatValue(v)} is not an array, a number or a boolean`,
+    `${fn}: argument ${i} ${formatValue(v)} is not an array, a number, a BigInt or a boolean`,
+  );
+}
+
+/**
+ * A BigInt scalar (`x.add(1n)` on int64 data) as the weak number it equals; one a number
+ * cannot hold exactly is refused rather than rounded.
+ */
+function bigScalar(fn: string, v: Operand): ArrayLike | Scalar {
+  if (typeof v !== 'bigint') return v;
+  if (v >= -(2n ** 53n) && v <= 2n ** 53n) return Number(v);
+  throw new ValueError(
+    `${fn}: scalar ${v}n is beyond ±2^53, which elementwise scalars cannot hold exactly yet; pass it as an array (full([], ${v}n))`,
   );
 }
 
@@ -62,8 +75,9 @@ export function elementwise(
   build: (args: readonly EwArg[]) => EwBuild,
 ): LazyArray {
   const inputs: LazyArray[] = [];
-  const ewArgs = args.map((v, i): EwArg => {
-    checkOperand(fn, v, i);
+  const ewArgs = args.map((given, i): EwArg => {
+    checkOperand(fn, given, i);
+    const v = bigScalar(fn, given);
     if (isScalar(v)) return { leaf: { const: Number(v) }, type: v };
     const a = asLazy(v, fn);
     let k = inputs.findIndex((x) => x.name === a.name);

@@ -260,9 +260,11 @@ function moments(fn: 'var' | 'std', x: ArrayLike, opts: MomentOptions): LazyArra
   const half = reduceViaFloat32(a, undefined, dtype, (w) => moments(fn, w, opts));
   if (half !== undefined) return half;
   if (a.device !== 'cpu') return deviceMoments(fn, a, axes, correction, opts);
+  // int64 and uint64 blocks are cast to float64 first, as NumPy computes their moments
+  const castTo = isBigDType(a.dtype) ? { castTo: 'float64' as const } : {};
   return reduceOver(fn, a, axes, opts, {
     dtype,
-    params: { op: 'var', axes, correction, sqrt: fn === 'std', dtype },
+    params: { op: 'var', axes, correction, sqrt: fn === 'std', dtype, ...castTo },
   });
 }
 

@@ -145,7 +145,7 @@ describe('scalars and eager inputs', () => {
 
   it('rejects operands that are not arrays or numbers', () => {
     expect(() => add(x, 'a' as unknown as number)).toThrow(
-      tagged('ValueError', /^add: argument 1 'a' is not an array, a number or a boolean/),
+      tagged('ValueError', /^add: argument 1 'a' is not an array, a number, a BigInt or a boolean/),
     );
   });
 

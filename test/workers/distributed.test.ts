@@ -100,6 +100,24 @@ describe.runIf(up)('scheduler distributed', () => {
   );
 
   test(
+    'int64 blocks travel through Redis exactly (values past 2^53)',
+    async () => {
+      const data = BigInt64Array.from({ length: 60 }, (_, i) => BigInt(i - 30) * 3n ** 36n);
+      const x = fromArray(data, { shape: [6, 10], chunks: [4, 3] });
+      const graph = [x.mul(3).add(x), x.sum({ axis: 0 }), x.get('::-1, 1::2').rechunk(5)] as const;
+      const got = await compute(...graph, { scheduler: cluster });
+      const want = await compute(...graph, { scheduler: 'sync' });
+      for (let k = 0; k < want.length; k++) {
+        expect(got[k]!.dtype).toBe('int64');
+        expect(Array.from(got[k]!.data as BigInt64Array)).toEqual(
+          Array.from(want[k]!.data as BigInt64Array),
+        );
+      }
+    },
+    T,
+  );
+
+  test(
     'a profile: the workers time their tasks, each task once, lanes named by host and thread',
     async () => {
       const x = random.uniform([40, 40], { seed: 2, chunks: 10 });

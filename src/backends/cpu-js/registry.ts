@@ -43,6 +43,7 @@ import { correlateKernels } from './stencil/correlate.ts';
 import { differenceKernels } from './stencil/difference.ts';
 import { windowKernels } from './stencil/window.ts';
 import { stencilKernels } from './stencil/zoom.ts';
+import { widenKernels } from './widen.ts';
 
 /** The default registry of built-in kernels. */
 export const builtinKernels: KernelRegistry = new Map();
@@ -132,3 +133,4 @@ registerKernels(windowKernels);
 registerKernels(coarsenKernels);
 registerKernels(histogramKernels);
 registerKernels(topkKernels);
+widenKernels(builtinKernels);

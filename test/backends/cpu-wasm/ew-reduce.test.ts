@@ -1,5 +1,6 @@
-// cpu-wasm 'ew-reduce' (the fused partial of (x*2+1).sum()) against cpu-js: the same values
-// bit for bit, over sub-block views of sources (as fusion inlines them) and plain blocks.
+// cpu-wasm 'ew-reduce' (the fused partial of (x*2+1).sum()) against cpu-js: the same values,
+// bit for bit but where broadcast blocks reorder a sum (then within 1e-12 relative), over
+// sub-block views of sources (as fusion inlines them) and plain blocks.
 
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -15,7 +16,7 @@ const run = (k: Kernel<never> | undefined, inputs: Chunk[], p: unknown): Chunk =
   (k as unknown as Kernel<unknown>)(inputs, p, ctx);
 
 describe('cpu-wasm ew-reduce', () => {
-  it.each(['float32', 'float64'] as DType[])('agrees with cpu-js bit for bit (%s)', (dtype) => {
+  it.each(['float32', 'float64'] as DType[])('agrees with cpu-js (%s)', (dtype) => {
     fc.assert(
       fc.property(
         fc.integer(),
@@ -49,7 +50,12 @@ describe('cpu-wasm ew-reduce', () => {
           expect(got!.shape).toEqual(want!.shape);
           expect(gotCount!.data[0]).toBe(wantCount!.data[0]);
           for (let i = 0; i < want!.size; i++) {
-            if (!Object.is(got!.data[i], want!.data[i])) {
+            const g = got!.data[i] as number;
+            const w = want!.data[i] as number;
+            // the same lanes in the same order give the same bits; where an expression's
+            // blocks broadcast, the two may add in another order: a few ulps of the sum apart
+            // (issue 8 asks reductions to agree within an ulp-scaled tolerance)
+            if (!Object.is(g, w) && !(Math.abs(g - w) <= 1e-12 * Math.max(1, Math.abs(w)))) {
               throw new Error(
                 `at ${i}: cpu-js ${want!.data[i]}, cpu-wasm ${got!.data[i]}; ${JSON.stringify(p)}`,
               );

@@ -2,7 +2,6 @@
 // between BigInt and number values that the generated loops make where dtypes meet.
 
 import { type DType, isBigDType, kindOf } from '../../../array/dtype.ts';
-import { COMPARISONS } from './ew-ops.ts';
 
 /** A value type while compiling: a dtype, or a weak JS scalar (a literal not yet cast). */
 export type ValType = DType | 'weak';
@@ -49,6 +48,19 @@ export function convertBig(code: string, from: DType, to: DType): string | undef
   return `Number(BigInt.as${k === 'uint' ? 'Uint' : 'Int'}N(${bits}, ${code}))`;
 }
 
+/**
+ * Comparison operators for BigInt values: loose equality is exact between BigInts and between
+ * a BigInt and a weak number scalar, where strict equality would never hold for the latter.
+ */
+const LOOSE_COMPARISONS: Readonly<Record<string, string>> = {
+  equal: '==',
+  notEqual: '!=',
+  less: '<',
+  lessEqual: '<=',
+  greater: '>',
+  greaterEqual: '>=',
+};
+
 /** The truthiness of a value of type `t` as a JS boolean expression. */
 export function truthy(code: string, t: ValType): string {
   return isBig(t) ? `(${code} !== 0n)` : `(${code} !== 0)`;
@@ -67,8 +79,8 @@ export function bigOpCode(
   const [x, y, z] = a as [string, string, string];
   const [tx, ty] = types as [ValType, ValType];
   const unsigned = d === 'uint64';
-  // loose equality: exact between BigInts, and between a BigInt and a weak number scalar
-  if (op in COMPARISONS) return `(${x} ${COMPARISONS[op]!.replace('==', '=')} ${y} ? 1 : 0)`;
+  const cmp = LOOSE_COMPARISONS[op];
+  if (cmp !== undefined) return `(${x} ${cmp} ${y} ? 1 : 0)`;
   switch (op) {
     case 'add':
       return `(${x} + ${y})`;

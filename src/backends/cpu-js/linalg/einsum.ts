@@ -1,12 +1,20 @@
 // Einstein summation over blocks, and the sum of partial contraction results.
 // Two-operand contractions permute into a batched GEMM (as NumPy's tensordot); others loop.
 
-import { allocate, type DType, type NumberArray, numberData } from '../../../array/dtype.ts';
+import {
+  allocate,
+  type BigIntArray,
+  type DType,
+  isBigDType,
+  type NumberArray,
+  numberData,
+} from '../../../array/dtype.ts';
 import { cStrides, NDArray, shapeSize } from '../../../array/ndarray.ts';
 import { arrayBlock } from '../../../kernels/array-block.ts';
 import type { Chunk, Kernel } from '../../../kernels/types.ts';
 import { permuteBlock } from '../layout/layout.ts';
 import { asFloat64, type Gemm, gemmAccumulate, storeAs } from './matmul.ts';
+import { limbProduct } from './matmul-big.ts';
 
 /** Params of the 'einsum' kernel: inputs are groups of one block per term, summed over groups. */
 export interface EinsumParams {
@@ -202,6 +210,7 @@ export function einsumBlocks(
  */
 export function contractSum(inputs: readonly Chunk[], p: ContractSumParams): NDArray {
   const first = arrayBlock(inputs[0], 'einsum');
+  if (isBigDType(p.dtype)) return bigSum(inputs, p, first);
   const acc = accumulator(p.dtype, first.size);
   for (const c of inputs) {
     const d = numberData(arrayBlock(c, 'einsum').data, 'einsum');
@@ -212,9 +221,40 @@ export function contractSum(inputs: readonly Chunk[], p: ContractSumParams): NDA
   return new NDArray(storeAs(acc, p.dtype), shape, p.dtype);
 }
 
+/** einsum of two int64/uint64 operands, exactly modulo 2^64 (see limbProduct). */
+function bigEinsumBlocks(inputs: readonly Chunk[], p: EinsumParams): NDArray {
+  if (p.terms.length !== 2) {
+    throw new RangeError(`einsum: int64 products of ${p.terms.length} operands are not supported`);
+  }
+  let inner = 0;
+  for (let g = 0; g + 1 < inputs.length; g += 2) {
+    const blocks = [arrayBlock(inputs[g], 'einsum'), arrayBlock(inputs[g + 1], 'einsum')];
+    const sizes = letterSizes(blocks, p.terms);
+    let k = 1;
+    for (const l of new Set(p.terms.join(''))) if (!p.out.includes(l)) k *= sizes.get(l)!;
+    inner += k;
+  }
+  const float: EinsumParams = { ...p, dtype: 'float64' };
+  return limbProduct(inputs, (pairs) => einsumBlocks(pairs, float), inner, p.dtype, 'einsum');
+}
+
+/** contractSum of int64/uint64 blocks: BigInt sums wrapped modulo 2^64. */
+function bigSum(inputs: readonly Chunk[], p: ContractSumParams, first: NDArray): NDArray {
+  const acc = allocate(p.dtype, first.size) as BigIntArray;
+  const wrap = p.dtype === 'uint64' ? BigInt.asUintN : BigInt.asIntN;
+  for (const c of inputs) {
+    const d = arrayBlock(c, 'einsum').data as BigIntArray;
+    if (d.length !== acc.length) throw new RangeError('contract-sum: blocks differ in size');
+    for (let i = 0; i < acc.length; i++) acc[i] = wrap(64, acc[i]! + d[i]!);
+  }
+  const shape = p.squeeze ? first.shape.slice(0, -1) : first.shape;
+  return new NDArray(acc, shape, p.dtype);
+}
+
 /** Einsum kernels by name; registered in backends/cpu-js/registry. */
 export const einsumKernels: Record<string, Kernel<never>> = {
-  einsum: ((inputs: Chunk[], p: EinsumParams) => einsumBlocks(inputs, p)) as Kernel<never>,
+  einsum: ((inputs: Chunk[], p: EinsumParams) =>
+    isBigDType(p.dtype) ? bigEinsumBlocks(inputs, p) : einsumBlocks(inputs, p)) as Kernel<never>,
   'contract-sum': ((inputs: Chunk[], p: ContractSumParams) =>
     contractSum(inputs, p)) as Kernel<never>,
 };

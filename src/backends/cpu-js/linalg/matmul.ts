@@ -5,6 +5,7 @@ import {
   allocate,
   allocateUnzeroed,
   type DType,
+  isBigDType,
   type NumberArray,
   numberData,
 } from '../../../array/dtype.ts';
@@ -12,6 +13,7 @@ import { cStrides, NDArray, shapeSize } from '../../../array/ndarray.ts';
 import { arrayBlock } from '../../../kernels/array-block.ts';
 import type { Chunk, Kernel } from '../../../kernels/types.ts';
 import { sliceND } from '../layout/slice.ts';
+import { bigMatmulBlocks } from './matmul-big.ts';
 
 /** Where a task's input block lies in the wrapped array it is given instead (contraction). */
 export interface BlockWindow {
@@ -350,5 +352,6 @@ export function matmulBlocks(
 
 /** Matrix-product kernels by name; registered in backends/cpu-js/registry. */
 export const matmulKernels: Record<string, Kernel<never>> = {
-  matmul: ((inputs: Chunk[], p: MatmulParams) => matmulBlocks(inputs, p)) as Kernel<never>,
+  matmul: ((inputs: Chunk[], p: MatmulParams) =>
+    isBigDType(p.dtype) ? bigMatmulBlocks(inputs, p) : matmulBlocks(inputs, p)) as Kernel<never>,
 };

@@ -1,7 +1,13 @@
 // argmin / argmax: intermediates are [value, index (float64), count (0-d)]; ties and NaNs
 // resolve to the first occurrence, as NumPy. Indices are relative along one axis, or global flat.
 
-import { allocate, type NumberArray, numberData } from '../../../array/dtype.ts';
+import {
+  allocate,
+  type BigIntArray,
+  isBigIntArray,
+  type NumberArray,
+  numberData,
+} from '../../../array/dtype.ts';
 import { cStrides, NDArray } from '../../../array/ndarray.ts';
 import { ValueError } from '../../../errors.ts';
 import type { Chunk } from '../../../kernels/types.ts';
@@ -134,12 +140,106 @@ function scanFlat(
 
 /** Reduce one input block to [value, index, count]. */
 export function argPartial(x: NDArray, p: ArgParams): Chunk {
+  if (isBigIntArray(x.data)) return bigArgPartial(x, x.data, p);
   return p.flat ? flatPartial(x, p) : relativePartial(x, p);
+}
+
+/**
+ * {@link argPartial} of an int64 or uint64 block: BigInts compare exactly (no NaN), the
+ * first occurrence wins. One walk in C order serves both the relative and the flat index.
+ */
+function bigArgPartial(x: NDArray, src: BigIntArray, p: ArgParams): Chunk {
+  const isMin = p.op === 'argmin';
+  if (p.flat) {
+    const val = allocate(x.dtype, 1) as BigIntArray;
+    const idx = allocate('float64', 1);
+    let at = 0;
+    for (let i = 1; i < src.length; i++) {
+      if (isMin ? src[i]! < src[at]! : src[i]! > src[at]!) at = i;
+    }
+    if (src.length > 0) {
+      val[0] = src[at]!;
+      // the local C-order position as the array's global flat index
+      let g = 0;
+      let rest = at;
+      const gst = cStrides(p.shape!);
+      const lst = cStrides(x.shape);
+      for (let ax = 0; ax < x.ndim; ax++) {
+        const k = Math.floor(rest / lst[ax]!);
+        rest -= k * lst[ax]!;
+        g += (p.offset![ax]! + k) * gst[ax]!;
+      }
+      idx[0] = g;
+    }
+    const one = x.shape.map(() => 1);
+    return [new NDArray(val, one, x.dtype), new NDArray(idx, one, 'float64'), scalarBlock(x.size)];
+  }
+  const axis = p.axes[0]!;
+  const n = x.shape[axis]!;
+  let pre = 1;
+  let post = 1;
+  for (let ax = 0; ax < axis; ax++) pre *= x.shape[ax]!;
+  for (let ax = axis + 1; ax < x.ndim; ax++) post *= x.shape[ax]!;
+  const { shape } = reducedShape(x.shape, p.axes);
+  const val = allocate(x.dtype, pre * post) as BigIntArray;
+  const idx = allocate('float64', pre * post);
+  for (let i = 0; n > 0 && i < pre; i++) {
+    const base = i * n * post;
+    const ob = i * post;
+    for (let q = 0; q < post; q++) val[ob + q] = src[base + q]!;
+    for (let k = 1; k < n; k++) {
+      const row = base + k * post;
+      for (let q = 0; q < post; q++) {
+        const v = src[row + q]!;
+        if (isMin ? v < val[ob + q]! : v > val[ob + q]!) {
+          val[ob + q] = v;
+          idx[ob + q] = k;
+        }
+      }
+    }
+  }
+  return [new NDArray(val, shape, x.dtype), new NDArray(idx, shape, 'float64'), scalarBlock(n)];
+}
+
+/** {@link argMerge} of int64/uint64 intermediates (values compared as BigInts). */
+function bigArgMerge(parts: readonly Chunk[], p: ArgParams): Chunk {
+  const [v0, i0, c0] = parts[0] as [NDArray, NDArray, NDArray];
+  const val = allocate(v0.dtype, v0.size) as BigIntArray;
+  const idx = allocate('float64', v0.size);
+  val.set(v0.data as BigIntArray);
+  idx.set(numberData(i0.data, p.op));
+  let count = numberData(c0.data, p.op)[0]!;
+  const relative = !p.flat;
+  const isMin = p.op === 'argmin';
+  for (let k = 1; k < parts.length; k++) {
+    const [vb, ib, cb] = parts[k] as [NDArray, NDArray, NDArray];
+    const nb = numberData(cb.data, p.op)[0]!;
+    if (nb === 0) continue;
+    const shift = relative ? count : 0;
+    const vals = vb.data as BigIntArray;
+    const inds = numberData(ib.data, p.op);
+    for (let i = 0; i < val.length; i++) {
+      const v = vals[i]!;
+      const j = inds[i]! + shift;
+      const w = val[i]!;
+      if (count === 0 || (isMin ? v < w : v > w) || (!relative && v === w && j < idx[i]!)) {
+        val[i] = v;
+        idx[i] = j;
+      }
+    }
+    count += nb;
+  }
+  return [
+    new NDArray(val, v0.shape, v0.dtype),
+    new NDArray(idx, v0.shape, 'float64'),
+    scalarBlock(count),
+  ];
 }
 
 /** Merge in tree order; relative indices shift by the counts of the spans before them. */
 export function argMerge(parts: readonly Chunk[], p: ArgParams): Chunk {
   if (parts.length === 1) return parts[0]!;
+  if (isBigIntArray((parts[0] as NDArray[])[0]!.data)) return bigArgMerge(parts, p);
   const [v0, i0, c0] = parts[0] as [NDArray, NDArray, NDArray];
   const val = numberData(allocate(v0.dtype, v0.size), p.op);
   const idx = allocate('float64', v0.size);

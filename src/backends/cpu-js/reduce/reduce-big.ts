@@ -92,17 +92,54 @@ function runSums(w: Uint32Array, signed: boolean, run: number, n: number): bigin
     let t = 0n;
     for (let start = o * run, end = start + run; start < end; start += FLUSH) {
       const stop = Math.min(end, start + FLUSH);
-      let lo = 0;
-      let hi = 0;
-      for (let i = start; i < stop; i++) {
-        lo += w[2 * i]!;
-        hi += signed ? w[2 * i + 1]! | 0 : w[2 * i + 1]!;
-      }
+      const [lo, hi] = signed ? halfSums(w, start, stop) : unsignedHalfSums(w, start, stop);
       t += (BigInt(hi) << 32n) + BigInt(lo);
     }
     total[o] = t;
   }
   return total;
+}
+
+/** Sums of the low words and of the (signed) high words of elements [start, stop). */
+function halfSums(w: Uint32Array, start: number, stop: number): [number, number] {
+  let lo0 = 0;
+  let lo1 = 0;
+  let hi0 = 0;
+  let hi1 = 0;
+  let i = 2 * start;
+  const end = 2 * stop;
+  for (; i + 3 < end; i += 4) {
+    lo0 += w[i]!;
+    hi0 += w[i + 1]! | 0;
+    lo1 += w[i + 2]!;
+    hi1 += w[i + 3]! | 0;
+  }
+  if (i < end) {
+    lo0 += w[i]!;
+    hi0 += w[i + 1]! | 0;
+  }
+  return [lo0 + lo1, hi0 + hi1];
+}
+
+/** As halfSums, the high words unsigned (uint64). */
+function unsignedHalfSums(w: Uint32Array, start: number, stop: number): [number, number] {
+  let lo0 = 0;
+  let lo1 = 0;
+  let hi0 = 0;
+  let hi1 = 0;
+  let i = 2 * start;
+  const end = 2 * stop;
+  for (; i + 3 < end; i += 4) {
+    lo0 += w[i]!;
+    hi0 += w[i + 1]!;
+    lo1 += w[i + 2]!;
+    hi1 += w[i + 3]!;
+  }
+  if (i < end) {
+    lo0 += w[i]!;
+    hi0 += w[i + 1]!;
+  }
+  return [lo0 + lo1, hi0 + hi1];
 }
 
 type Fold = (acc: bigint, v: bigint) => bigint;

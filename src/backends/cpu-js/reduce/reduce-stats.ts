@@ -4,6 +4,7 @@
 import { allocate, type DType, numberData } from '../../../array/dtype.ts';
 import { NDArray } from '../../../array/ndarray.ts';
 import type { Chunk } from '../../../kernels/types.ts';
+import { convertBlock } from '../layout/layout.ts';
 import { sqdevRuns, sumRuns } from './reduce-loops.ts';
 import { reducedShape, scalarBlock } from './reduce-monoid.ts';
 import { reduceRuns, runLayout } from './reduce-runs.ts';
@@ -17,10 +18,13 @@ export interface MomentParams {
   /** Return the square root (std). */
   readonly sqrt: boolean;
   readonly dtype: DType;
+  /** Cast each block to this dtype first (float64 for int64 and uint64, as NumPy computes). */
+  readonly castTo?: DType;
 }
 
 /** Moments of one block: the mean first, then squared deviations from it. */
-export function momentPartial(x: NDArray, p: MomentParams): Chunk {
+export function momentPartial(block: NDArray, p: MomentParams): Chunk {
+  const x = p.castTo === undefined ? block : convertBlock(block, p.castTo);
   const layout = runLayout(x.shape, p.axes);
   const { shape, count } = reducedShape(x.shape, p.axes);
   const src = numberData(x.data, 'var');

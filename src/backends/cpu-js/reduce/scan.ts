@@ -1,7 +1,16 @@
 // Cumulative-sum kernels: a scan inside each block, the block's total, the carry chain
 // between blocks and the final add of each block's carry (Dask's sequential cumreduction).
 
-import { allocate, type DType, isFloat, numberData } from '../../../array/dtype.ts';
+import {
+  allocate,
+  type BigIntArray,
+  type DType,
+  isBigDType,
+  isBigIntArray,
+  isFloat,
+  numberData,
+} from '../../../array/dtype.ts';
+import { halves } from '../../../array/int64.ts';
 import { NDArray } from '../../../array/ndarray.ts';
 import { arrayBlock } from '../../../kernels/array-block.ts';
 import type { Chunk, Kernel } from '../../../kernels/types.ts';
@@ -22,14 +31,16 @@ export function around(shape: readonly number[], axis: number): [number, number,
 /**
  * Inclusive cumulative sum of a block along `axis`, accumulated in float64 row by row
  * (the running row stays in cache) and stored in `dtype`. Elements are cast to an integer
- * or bool `dtype` first, as NumPy does.
+ * or bool `dtype` first, as NumPy does; int64 and uint64 scans are exact, modulo 2^64.
  * @example
  * cumsumBlock(ndarray([1, 2, 3]), 0, 'float64').toArray(); // [1, 3, 6]
  */
 export function cumsumBlock(x: NDArray, axis: number, dtype: DType, op: ScanOp = 'sum'): NDArray {
+  if (isBigDType(dtype)) return bigScanBlock(convertBlock(x, dtype), axis, op);
   const [pre, n, post] = around(x.shape, axis);
   const out = numberData(allocate(dtype, x.size), 'cumsum');
-  const src = numberData((isFloat(dtype) ? x : convertBlock(x, dtype)).data, 'cumsum');
+  const cast = !isFloat(dtype) || isBigIntArray(x.data);
+  const src = numberData((cast ? convertBlock(x, dtype) : x).data, 'cumsum');
   const prod = op === 'prod';
   const unit = prod ? 1 : 0;
   if (post === 1) {
@@ -88,10 +99,49 @@ function scanRows64(
   }
 }
 
+/**
+ * The inclusive scan of an int64 or uint64 block, wrapping modulo 2^64 as NumPy: sums add
+ * the 32-bit halves with a carry (no BigInt per element), products multiply BigInts.
+ */
+function bigScanBlock(x: NDArray, axis: number, op: ScanOp): NDArray {
+  const [pre, n, post] = around(x.shape, axis);
+  const src = x.data as BigIntArray;
+  const out = allocate(x.dtype, x.size) as BigIntArray;
+  if (op === 'prod') {
+    for (let i = 0; i < pre; i++) {
+      const base = i * n * post;
+      if (n > 0) out.set(src.subarray(base, base + post), base);
+      for (let k = base + post; k < base + n * post; k++) out[k] = out[k - post]! * src[k]!;
+    }
+    return new NDArray(out, x.shape, x.dtype);
+  }
+  const s = halves(src);
+  const w = halves(out);
+  for (let i = 0; i < pre; i++) {
+    const base = 2 * i * n * post;
+    if (n > 0) w.set(s.subarray(base, base + 2 * post), base);
+    for (let j = base + 2 * post; j < base + 2 * n * post; j += 2) {
+      const lo = w[j - 2 * post]! + s[j]!;
+      w[j] = lo;
+      w[j + 1] = w[j + 1 - 2 * post]! + s[j + 1]! + (lo > 0xffffffff ? 1 : 0);
+    }
+  }
+  return new NDArray(out, x.shape, x.dtype);
+}
+
 /** The last slice along `axis` of a scanned block (zeros for an empty one), axis kept as 1. */
 export function lastSlice(x: NDArray, axis: number): NDArray {
   const [pre, n, post] = around(x.shape, axis);
   const shape = x.shape.map((s, ax) => (ax === axis ? 1 : s));
+  if (isBigIntArray(x.data)) {
+    const src = x.data;
+    const out = allocate(x.dtype, pre * post) as BigIntArray;
+    for (let i = 0; n > 0 && i < pre; i++) {
+      const from = (i * n + n - 1) * post;
+      for (let q = 0; q < post; q++) out[i * post + q] = src[from + q]!;
+    }
+    return new NDArray(out, shape, x.dtype);
+  }
   const out = numberData(allocate(x.dtype, pre * post), 'cumsum');
   const src = numberData(x.data, 'cumsum');
   if (n > 0) {
@@ -106,6 +156,7 @@ export function lastSlice(x: NDArray, axis: number): NDArray {
 /** `x + carry` (or `x * carry`), with `carry` (size 1 along `axis`) repeated along it. */
 export function addCarry(x: NDArray, carry: NDArray, axis: number, op: ScanOp = 'sum'): NDArray {
   const [pre, n, post] = around(x.shape, axis);
+  if (isBigIntArray(x.data)) return bigAddCarry(x, carry, pre, n, post, op);
   const out = numberData(allocate(x.dtype, x.size), 'cumsum');
   const src = numberData(x.data, 'cumsum');
   const c = numberData(carry.data, 'cumsum');
@@ -121,6 +172,44 @@ export function addCarry(x: NDArray, carry: NDArray, axis: number, op: ScanOp = 
   return new NDArray(out, x.shape, x.dtype);
 }
 
+/** {@link addCarry} of int64/uint64 blocks, wrapping modulo 2^64 (sums by 32-bit halves). */
+function bigAddCarry(
+  x: NDArray,
+  carry: NDArray,
+  pre: number,
+  n: number,
+  post: number,
+  op: ScanOp,
+): NDArray {
+  const src = x.data as BigIntArray;
+  const c = carry.data as BigIntArray;
+  const out = allocate(x.dtype, x.size) as BigIntArray;
+  if (op === 'prod') {
+    for (let i = 0; i < pre; i++) {
+      for (let k = 0; k < n; k++) {
+        const row = (i * n + k) * post;
+        for (let q = 0; q < post; q++) out[row + q] = src[row + q]! * c[i * post + q]!;
+      }
+    }
+    return new NDArray(out, x.shape, x.dtype);
+  }
+  const s = halves(src);
+  const cw = halves(c);
+  const w = halves(out);
+  for (let i = 0; i < pre; i++) {
+    const ci = 2 * i * post;
+    for (let k = 0; k < n; k++) {
+      const row = 2 * (i * n + k) * post;
+      for (let q = 0; q < 2 * post; q += 2) {
+        const lo = s[row + q]! + cw[ci + q]!;
+        w[row + q] = lo;
+        w[row + q + 1] = s[row + q + 1]! + cw[ci + q + 1]! + (lo > 0xffffffff ? 1 : 0);
+      }
+    }
+  }
+  return new NDArray(out, x.shape, x.dtype);
+}
+
 /** Scan kernels by name; registered in backends/cpu-js/registry. */
 export const scanKernels: Record<string, Kernel<never>> = {
   /** Per-block cumulative sum: params `{ axis, dtype }`. */
@@ -131,13 +220,24 @@ export const scanKernels: Record<string, Kernel<never>> = {
     const x = arrayBlock(inputs[0], 'cumsum');
     const last = lastSlice(x, p.axis);
     // an empty block's total is the unit of the operation
-    if (p.op === 'prod' && x.shape[p.axis] === 0) numberData(last.data, 'cumsum').fill(1);
+    if (p.op === 'prod' && x.shape[p.axis] === 0) {
+      if (isBigIntArray(last.data)) last.data.fill(1n);
+      else numberData(last.data, 'cumsum').fill(1);
+    }
     return last;
   }) as Kernel<never>,
   /** Carry of the next block: the inputs (previous carry and total) combined by `op`. */
   'cumsum-carry': ((inputs: Chunk[], p?: { op?: ScanOp }) => {
     const first = arrayBlock(inputs[0], 'cumsum');
     if (inputs.length === 1) return first;
+    if (isBigIntArray(first.data)) {
+      const a = first.data;
+      const b = arrayBlock(inputs[1], 'cumsum').data as BigIntArray;
+      const out = allocate(first.dtype, first.size) as BigIntArray;
+      for (let i = 0; i < out.length; i++)
+        out[i] = p?.op === 'prod' ? a[i]! * b[i]! : a[i]! + b[i]!;
+      return new NDArray(out, first.shape, first.dtype);
+    }
     const out = numberData(allocate(first.dtype, first.size), 'cumsum');
     const a = numberData(first.data, 'cumsum');
     const b = numberData(arrayBlock(inputs[1], 'cumsum').data, 'cumsum');

@@ -1,7 +1,13 @@
 // Finite differences along one axis of a block that already holds its halos:
 // 'diff-axis' (NumPy's diff, n times) and 'gradient-axis' (np.gradient, unit spacing).
 
-import { allocate, type DType, numberData } from '../../../array/dtype.ts';
+import {
+  allocate,
+  type BigIntArray,
+  type DType,
+  isBigIntArray,
+  numberData,
+} from '../../../array/dtype.ts';
 import { NDArray, shapeSize } from '../../../array/ndarray.ts';
 import { arrayBlock } from '../../../kernels/array-block.ts';
 import type { Chunk, Kernel } from '../../../kernels/types.ts';
@@ -36,6 +42,7 @@ function diffAxis(inputs: Chunk[], p: DiffAxisParams): NDArray {
   const x = arrayBlock(inputs[0], 'difference');
   const { outer, len, inner } = split(x.shape, p.axis);
   const m = Math.max(0, len - p.n);
+  if (isBigIntArray(x.data)) return bigDiffAxis(x, x.data, p, outer, len, inner, m);
   // passes in the input's own type, so integers wrap and float32 rounds as NumPy's do
   const work = numberData(x.data, 'diff').slice();
   const isBool = x.dtype === 'bool';
@@ -59,6 +66,37 @@ function diffAxis(inputs: Chunk[], p: DiffAxisParams): NDArray {
     for (let i = 0; i < m; i++) {
       for (let k = 0; k < inner; k++)
         out[(o * m + i) * inner + k] = work[(o * len + i) * inner + k]!;
+    }
+  }
+  return new NDArray(out, shape, x.dtype);
+}
+
+/** {@link diffAxis} of an int64/uint64 block: BigInt differences, stored modulo 2^64. */
+function bigDiffAxis(
+  x: NDArray,
+  data: BigIntArray,
+  p: DiffAxisParams,
+  outer: number,
+  len: number,
+  inner: number,
+  m: number,
+): NDArray {
+  const work = data.slice();
+  for (let pass = 0; pass < p.n; pass++) {
+    const live = len - pass - 1;
+    for (let o = 0; o < outer; o++) {
+      for (let i = 0; i < live; i++) {
+        const at = (o * len + i) * inner;
+        for (let k = 0; k < inner; k++) work[at + k] = work[at + inner + k]! - work[at + k]!;
+      }
+    }
+  }
+  const shape = x.shape.map((s, ax) => (ax === p.axis ? m : s));
+  const out = allocate(x.dtype, shapeSize(shape)) as BigIntArray;
+  for (let o = 0; o < outer; o++) {
+    for (let i = 0; i < m; i++) {
+      const from = (o * len + i) * inner;
+      out.set(work.subarray(from, from + inner), (o * m + i) * inner);
     }
   }
   return new NDArray(out, shape, x.dtype);
