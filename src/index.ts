@@ -256,7 +256,7 @@ export {
 } from './array/dtype-info.ts';
 export { type ArrayLike, asLazy, type FromArrayOptions, fromArray } from './array/from-array.ts';
 export { isLazyArray, LazyArray } from './array/lazy-array.ts';
-export { NDArray, ndarray } from './array/ndarray.ts';
+export { type Complex, NDArray, ndarray } from './array/ndarray.ts';
 export { computeChunkSizes, type Persisted, persist } from './array/persist.ts';
 export { random } from './array/random.ts';
 export { shutdown } from './array/shutdown.ts';

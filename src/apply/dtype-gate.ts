@@ -5,6 +5,7 @@ import { isBigDType } from '../array/dtype.ts';
 import { WIDENED_KERNELS } from '../backends/cpu-js/widen.ts';
 import { DTypeError } from '../errors.ts';
 import { type LayerSpec, setLayerCheck } from '../graph/define-layer.ts';
+import { checkComplexDTypes } from './complex-gate.ts';
 
 /** Kernels that move, build, read, write or compute int64 and uint64 blocks exactly. */
 const BIG_KERNELS: ReadonlySet<string> = new Set([
@@ -116,4 +117,7 @@ export function checkBigDTypes(spec: LayerSpec): void {
   );
 }
 
-setLayerCheck(checkBigDTypes);
+setLayerCheck((spec) => {
+  checkBigDTypes(spec);
+  checkComplexDTypes(spec);
+});

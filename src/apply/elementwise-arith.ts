@@ -11,6 +11,7 @@ import {
   checkScalarsFit,
   type DTypeRule,
   keep,
+  magnitude,
   numeric,
   promoted,
   toFloat,
@@ -186,12 +187,13 @@ export function negative<X extends Operand>(x: X, opts?: CallOptions): LazyArray
 }
 
 /**
- * |x|, keeping the dtype (abs of int8 -128 wraps to -128, as NumPy).
+ * |x|, keeping the dtype (abs of int8 -128 wraps to -128, as NumPy); for complex the
+ * magnitude hypot(re, im) in the float dtype of the parts (complex64 → float32).
  * @example
  * abs(fromArray([-1.5, 2])); // [1.5, 2]
  */
 export function abs<X extends Operand>(x: X, opts?: CallOptions): LazyArray<KnownIn<[X]>> {
-  return withCallBackend('abs', opts?.backend, () => elementwiseOp('abs', keep, x));
+  return withCallBackend('abs', opts?.backend, () => elementwiseOp('abs', magnitude, x));
 }
 
 /**

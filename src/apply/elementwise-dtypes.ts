@@ -1,7 +1,15 @@
 // Result-dtype rules of elementwise operations (NumPy / Array API) and scalar checks.
 // Each rule maps the promoted argument dtype to the result dtype, or rejects it.
 
-import { type DType, integerRange, isFloat, isInteger, resultType } from '../array/dtype.ts';
+import {
+  type DType,
+  integerRange,
+  isComplex,
+  isFloat,
+  isInteger,
+  realDType,
+  resultType,
+} from '../array/dtype.ts';
 import { formatValue } from '../chunking/format.ts';
 import { DTypeError, ValueError } from '../errors.ts';
 import type { EwArg } from './elementwise.ts';
@@ -24,7 +32,10 @@ export const numeric: DTypeRule = (fn, d) => {
 export const boolToInt8: DTypeRule = (_fn, d) => (d === 'bool' ? 'int8' : d);
 
 /** Floating results: float dtypes stay, integers and bool give float64 (true division, sqrt…). */
-export const toFloat: DTypeRule = (_fn, d) => (isFloat(d) ? d : 'float64');
+export const toFloat: DTypeRule = (_fn, d) => (isFloat(d) || isComplex(d) ? d : 'float64');
+
+/** abs: a complex dtype gives the float dtype of its parts (|z|); others keep theirs. */
+export const magnitude: DTypeRule = (_fn, d) => realDType(d);
 
 /** Integer or bool arguments only (bitwise and, or, xor, invert). */
 export const integerOrBool: DTypeRule = (fn, d) => {

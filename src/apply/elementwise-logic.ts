@@ -1,12 +1,13 @@
 // Comparisons, logical ops, NaN tests, where, clip and astype.
 // Each call adds one fusable 'ew' layer; comparisons of integers with numbers are exact.
 
-import { checkDType, type DType, integerRange, isInteger } from '../array/dtype.ts';
+import { checkDType, type DType, integerRange, isComplex, isInteger } from '../array/dtype.ts';
 import { asLazy } from '../array/from-array.ts';
 import type { KnownIn } from '../array/known-shape.ts';
 import type { LazyArray } from '../array/lazy-array.ts';
 import type { Expr } from '../backends/cpu-js/elementwise/expr.ts';
 import { type CallOptions, withCallBackend } from '../dispatch/with-backend.ts';
+import { DTypeError } from '../errors.ts';
 import { elementwise, node, type Operand } from './elementwise.ts';
 import { elementwiseOp } from './elementwise-arith.ts';
 import { checkScalarsFit, promoted, toBool } from './elementwise-dtypes.ts';
@@ -250,7 +251,8 @@ function clipOp(x: Operand, min?: Operand | null, max?: Operand | null): LazyArr
 
 /**
  * Convert to `dtype`: floats to integers truncate toward zero and wrap (C casts), to bool
- * is `x != 0`. The same dtype returns `x` itself.
+ * is `x != 0`, real to complex gives (x, 0); complex to a real dtype is a DTypeError (take
+ * `real(x)` or `abs(x)`). The same dtype returns `x` itself.
  * @example
  * astype(fromArray([1.7, -1.7]), 'int32'); // [1, -1]
  */
@@ -269,6 +271,12 @@ function astypeOp(x: Operand, dtype: DType): LazyArray {
   if (typeof x !== 'number' && typeof x !== 'boolean') {
     const a = asLazy(x, 'astype');
     if (a.dtype === d) return a;
+    if (isComplex(a.dtype) && !isComplex(d)) {
+      // the Array API leaves complex → real undefined; NumPy drops im with a warning
+      throw new DTypeError(
+        `astype: casting '${a.dtype}' to '${d}' would discard the imaginary part; take real(x) or abs(x) first`,
+      );
+    }
   }
   return elementwise('astype', [x], ([a]) => ({ expr: node('astype', [a!.leaf], d), dtype: d }));
 }

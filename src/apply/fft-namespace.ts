@@ -4,12 +4,12 @@
 /**
  * The `fft` namespace (the Array API's fft extension): `fft.fft`, `fft.rfft`, `fft.irfft`,
  * `fft.fftn`, `fft.fftfreq`, `fft.fftshift`, … Each transform makes its axes one chunk and
- * runs one task per block of the other axes. Until complex dtypes exist, complex values are
- * pairs (re, im) on a trailing axis of size 2: complex results have it, and complex inputs
- * (the default for ifft, irfft, hfft and their n-d forms; `complexInput: true` elsewhere) need it.
+ * runs one task per block of the other axes. Complex results are complex64 (from float32 or
+ * complex64 input) or complex128 arrays; ifft, irfft, hfft and their n-d forms take complex
+ * arrays (real arrays of (re, im) pairs on a last axis of size 2 with `complexInput: true`).
  * @example
- * const spectrum = fft.rfft(signal, { axis: 1 }); // [channels, n/2 + 1, 2]
- * const power = sum(multiply(spectrum, spectrum), { axis: -1 });
+ * const spectrum = fft.rfft(signal, { axis: 1 }); // [channels, n/2 + 1], complex128
+ * const power = square(abs(spectrum));
  * @module
  */
 

@@ -1,14 +1,17 @@
 // The fft extension's transforms (fft ifft rfft irfft hfft ihfft and their n-d forms), each
-// a chain of 1-d transforms along axes held whole, chunk-parallel along the others. Until
-// complex dtypes exist, complex values are pairs on a trailing axis of size 2 (re, im).
+// a chain of 1-d transforms along axes held whole, chunk-parallel along the others. Complex
+// input and output are complex64/complex128 arrays (the kernels see them as (re, im) pairs on a
+// trailing axis of size 2: complex-view.ts); `complexInput: true` still reads such pairs.
 
 import { checkOptions } from '../array/check-options.ts';
-import type { ArrayLike } from '../array/from-array.ts';
+import { isComplex } from '../array/dtype.ts';
+import { type ArrayLike, asLazy } from '../array/from-array.ts';
 import type { KnownIn } from '../array/known-shape.ts';
 import type { LazyArray } from '../array/lazy-array.ts';
 import { formatValue } from '../chunking/format.ts';
-import { ValueError } from '../errors.ts';
+import { DTypeError, ValueError } from '../errors.ts';
 import { normalizeAxes } from './axis-args.ts';
+import { viewAsComplex, viewAsReal } from './complex-view.ts';
 import {
   type AxisTransform,
   axisLength,
@@ -33,8 +36,9 @@ export interface FftOptions {
   /** 'backward' (default): the inverse scales by 1/n; 'ortho': both by 1/√n; 'forward'. */
   readonly norm?: FftNorm;
   /**
-   * The input is complex: pairs (re, im) on a last axis of size 2 (default true for ifft,
-   * irfft and hfft, false for fft; rfft and ihfft take real input only).
+   * A real input holds complex values as pairs (re, im) on a last axis of size 2 (default
+   * false; complex64/complex128 input is complex whatever this says; rfft and ihfft take
+   * real input only).
    */
   readonly complexInput?: boolean;
 }
@@ -52,6 +56,26 @@ export interface FftnOptions {
 
 type Kind = AxisTransform['kind'];
 
+/**
+ * `x` as the transforms read it: complex arrays as their (re, im) parts, with whether the
+ * input holds complex values; real-only transforms (`r2c`) refuse complex input.
+ */
+function pairsOf(
+  fn: string,
+  x: ArrayLike,
+  complexInput: boolean | undefined,
+  realOnly: boolean,
+): { input: ArrayLike; complex: boolean | undefined } {
+  const a = asLazy(x, fn);
+  if (!isComplex(a.dtype)) return { input: a, complex: complexInput };
+  if (realOnly) throw new DTypeError(`${fn}: takes real input only, got dtype '${a.dtype}'`);
+  return { input: viewAsReal(a, fn), complex: true };
+}
+
+/** A transform's result: complex values (pairs from the kernels) as a complex array. */
+const complexResult = (fn: string, y: LazyArray, kind: Kind): LazyArray =>
+  kind === 'c2r' ? y : viewAsComplex(y, fn);
+
 /** One 1-d transform of kind `kind`; `hermitian` for hfft/ihfft (conjugated, norm swapped). */
 function oneAxis(
   fn: string,
@@ -66,7 +90,8 @@ function oneAxis(
   if (kind === 'r2c' && o.complexInput === true) {
     throw new ValueError(`${fn}: takes real input only (complexInput must be false)`);
   }
-  const input = fftInput(fn, x, o.complexInput ?? defaultComplex);
+  const p = pairsOf(fn, x, o.complexInput, kind === 'r2c');
+  const input = fftInput(fn, p.input, p.complex ?? defaultComplex);
   const axis = fftAxisOf(fn, input, o.axis);
   const len = axisLength(fn, input, axis);
   const n = pointsOf(fn, o.n ?? (kind === 'c2r' ? 2 * (len - 1) : len));
@@ -81,65 +106,69 @@ function oneAxis(
     conjIn: hermitian && kind === 'c2r',
     conjOut: hermitian && kind === 'r2c',
   };
-  return transformAxis(fn, input, input.dtype, t).array;
+  return complexResult(fn, transformAxis(fn, input, input.dtype, t).array, kind);
 }
 
 /**
- * The 1-d discrete Fourier transform along `axis` (default -1): a complex result, as pairs
- * (re, im) on a new last axis of size 2. Real input by default; complex pairs with
- * `complexInput: true`. Any length (mixed radix, Bluestein for large prime factors).
+ * The 1-d discrete Fourier transform along `axis` (default -1): a complex result
+ * (complex64 from float32 or complex64 input, complex128 otherwise). Real or complex input
+ * (or real (re, im) pairs with `complexInput: true`). Any length (mixed radix, Bluestein for
+ * large prime factors).
  * @example
- * fft.fft(fromArray([1, 2, 3, 4])).compute().toNested(); // [[10, 0], [-2, 2], [-2, 0], [-2, -2]]
+ * fft.fft(fromArray([1, 2, 3, 4])).compute().toNested();
+ * // [{ re: 10, im: 0 }, { re: -2, im: 2 }, { re: -2, im: 0 }, { re: -2, im: -2 }]
  */
 export function fftFn<X extends ArrayLike>(x: X, opts?: FftOptions): LazyArray<KnownIn<[X]>> {
   return oneAxis('fft.fft', x, opts, 'c2c', false, false) as LazyArray<KnownIn<[X]>>;
 }
 
 /**
- * The inverse of fft along `axis`: complex pairs in (by default) and out; 1/n scaling with
+ * The inverse of fft along `axis`: complex (or real) in, complex out; 1/n scaling with
  * the default norm.
  * @example
- * fft.ifft(fft.fft(x)); // x, as pairs (re, im) with im ≈ 0
+ * fft.ifft(fft.fft(x)); // x as complex, im ≈ 0
  */
 export function ifft<X extends ArrayLike>(x: X, opts?: FftOptions): LazyArray<KnownIn<[X]>> {
-  return oneAxis('fft.ifft', x, opts, 'c2c', true, true) as LazyArray<KnownIn<[X]>>;
+  return oneAxis('fft.ifft', x, opts, 'c2c', true, false) as LazyArray<KnownIn<[X]>>;
 }
 
 /**
- * The DFT of real input along `axis`: its n/2 + 1 non-negative frequency terms, as complex
- * pairs on a new last axis of size 2 (a half-length complex FFT inside).
+ * The DFT of real input along `axis`: its n/2 + 1 non-negative frequency terms, complex
+ * (a half-length complex FFT inside); complex input is a DTypeError.
  * @example
- * fft.rfft(fromArray([1, 2, 3, 4])).compute().toNested(); // [[10, 0], [-2, 2], [-2, 0]]
+ * fft.rfft(fromArray([1, 2, 3, 4])).compute().toNested();
+ * // [{ re: 10, im: 0 }, { re: -2, im: 2 }, { re: -2, im: 0 }]
  */
 export function rfft<X extends ArrayLike>(x: X, opts?: FftOptions): LazyArray<KnownIn<[X]>> {
   return oneAxis('fft.rfft', x, opts, 'r2c', false, false) as LazyArray<KnownIn<[X]>>;
 }
 
 /**
- * The inverse of rfft: n real values (default n = 2 (m - 1) for m input terms) from complex
- * pairs of the non-negative frequencies.
+ * The inverse of rfft: n real values (default n = 2 (m - 1) for m input terms) from the
+ * complex terms of the non-negative frequencies.
  * @example
  * fft.irfft(fft.rfft(x), { n: x.shape[0] }); // x
  */
 export function irfft<X extends ArrayLike>(x: X, opts?: FftOptions): LazyArray<KnownIn<[X]>> {
-  return oneAxis('fft.irfft', x, opts, 'c2r', true, true) as LazyArray<KnownIn<[X]>>;
+  return oneAxis('fft.irfft', x, opts, 'c2r', true, false) as LazyArray<KnownIn<[X]>>;
 }
 
 /**
- * The DFT of a signal with Hermitian symmetry given by its non-negative half (complex
- * pairs): n real values (NumPy's hfft: irfft of the conjugate, norm swapped).
+ * The DFT of a signal with Hermitian symmetry given by its non-negative half (complex):
+ * n real values (NumPy's hfft: irfft of the conjugate, norm swapped).
  * @example
- * fft.hfft(fromArray([[1, 0], [2, 0], [3, 0]])).compute().toNested(); // [8, -2, 0, -2]
+ * fft.hfft(fromArray([1, 2, 3], { dtype: 'complex128' })).compute().toNested(); // [8, -2, 0, -2]
  */
 export function hfft<X extends ArrayLike>(x: X, opts?: FftOptions): LazyArray<KnownIn<[X]>> {
-  return oneAxis('fft.hfft', x, opts, 'c2r', true, true, true) as LazyArray<KnownIn<[X]>>;
+  return oneAxis('fft.hfft', x, opts, 'c2r', true, false, true) as LazyArray<KnownIn<[X]>>;
 }
 
 /**
- * The inverse of hfft: the n/2 + 1 complex pairs of a real signal's Hermitian half
+ * The inverse of hfft: the n/2 + 1 complex terms of a real signal's Hermitian half
  * (the conjugate of rfft, norm swapped).
  * @example
- * fft.ihfft(fromArray([8, -2, 0, -2])).compute().toNested(); // [[1, 0], [2, 0], [3, 0]]
+ * fft.ihfft(fromArray([8, -2, 0, -2])).compute().toNested();
+ * // [{ re: 1, im: 0 }, { re: 2, im: 0 }, { re: 3, im: 0 }]
  */
 export function ihfft<X extends ArrayLike>(x: X, opts?: FftOptions): LazyArray<KnownIn<[X]>> {
   return oneAxis('fft.ihfft', x, opts, 'r2c', false, false, true) as LazyArray<KnownIn<[X]>>;
@@ -189,8 +218,10 @@ function manyAxes(
   if (lastKind === 'r2c' && o.complexInput === true) {
     throw new ValueError(`${fn}: takes real input only (complexInput must be false)`);
   }
-  let input: FftInput = fftInput(fn, x, o.complexInput ?? defaultComplex);
-  const dtype = fftInput(fn, x, o.complexInput ?? defaultComplex).dtype;
+  const p = pairsOf(fn, x, o.complexInput, lastKind === 'r2c');
+  const first = fftInput(fn, p.input, p.complex ?? defaultComplex);
+  let input: FftInput = first;
+  const dtype = first.dtype;
   const { axes, s } = ndAxes(fn, input, o, lastKind === 'c2r');
   const step = (k: number, kind: Kind) => {
     const t = {
@@ -206,32 +237,32 @@ function manyAxes(
   if (lastKind === 'r2c') step(last, 'r2c');
   for (let k = 0; k < last; k++) step(k, 'c2c');
   if (lastKind !== 'r2c') step(last, lastKind);
-  return input.array;
+  return complexResult(fn, input.array, lastKind);
 }
 
 /**
- * The n-d DFT over `axes` (default all; or the last len(s)): a 1-d fft along each, complex
- * pairs out.
+ * The n-d DFT over `axes` (default all; or the last len(s)): a 1-d fft along each, a
+ * complex array out.
  * @example
- * fft.fftn(image).shape; // [...image.shape, 2]
+ * fft.fftn(image).dtype; // 'complex128' (image.shape kept)
  */
 export function fftn<X extends ArrayLike>(x: X, opts?: FftnOptions): LazyArray<KnownIn<[X]>> {
   return manyAxes('fft.fftn', x, opts, 'c2c', false, false) as LazyArray<KnownIn<[X]>>;
 }
 
 /**
- * The inverse of fftn (complex pairs in by default, and out).
+ * The inverse of fftn (complex or real in, complex out).
  * @example
- * fft.ifftn(fft.fftn(image)); // image, as pairs with im ≈ 0
+ * fft.ifftn(fft.fftn(image)); // image as complex, im ≈ 0
  */
 export function ifftn<X extends ArrayLike>(x: X, opts?: FftnOptions): LazyArray<KnownIn<[X]>> {
-  return manyAxes('fft.ifftn', x, opts, 'c2c', true, true) as LazyArray<KnownIn<[X]>>;
+  return manyAxes('fft.ifftn', x, opts, 'c2c', true, false) as LazyArray<KnownIn<[X]>>;
 }
 
 /**
  * The n-d DFT of real input: rfft along the last of `axes`, then fft along the others.
  * @example
- * fft.rfftn(fromArray([[1, 2], [3, 4]])).compute().toNested(); // [[[10, 0], [-2, 0]], [[-4, 0], [0, 0]]]
+ * fft.rfftn(fromArray([[1, 2], [3, 4]])).compute().get(1, 0); // { re: -4, im: 0 }
  */
 export function rfftn<X extends ArrayLike>(x: X, opts?: FftnOptions): LazyArray<KnownIn<[X]>> {
   return manyAxes('fft.rfftn', x, opts, 'r2c', false, false) as LazyArray<KnownIn<[X]>>;
@@ -244,5 +275,5 @@ export function rfftn<X extends ArrayLike>(x: X, opts?: FftnOptions): LazyArray<
  * fft.irfftn(fft.rfftn(image), { s: image.shape }); // image
  */
 export function irfftn<X extends ArrayLike>(x: X, opts?: FftnOptions): LazyArray<KnownIn<[X]>> {
-  return manyAxes('fft.irfftn', x, opts, 'c2r', true, true) as LazyArray<KnownIn<[X]>>;
+  return manyAxes('fft.irfftn', x, opts, 'c2r', true, false) as LazyArray<KnownIn<[X]>>;
 }

@@ -2,7 +2,14 @@
 // Each validates its options, picks dtypes and kernel params, and builds a reduction tree.
 
 import { checkOptions, optionalBoolean } from '../array/check-options.ts';
-import { checkDType, type DType, isBigDType, isFloat, sumDType } from '../array/dtype.ts';
+import {
+  checkDType,
+  type DType,
+  isBigDType,
+  isComplex,
+  isFloat,
+  sumDType,
+} from '../array/dtype.ts';
 import { type ArrayLike, asLazy } from '../array/from-array.ts';
 import type { KnownIn } from '../array/known-shape.ts';
 import type { LazyArray } from '../array/lazy-array.ts';
@@ -162,10 +169,10 @@ export function mean<X extends ArrayLike>(
   opts: DTypeReductionOptions = {},
 ): LazyArray<KnownIn<[X]>> {
   return monoidReduction('mean', 'mean', x, opts, (d, g) => {
-    if (g !== undefined && !isFloat(g)) {
-      throw new DTypeError(`mean: dtype '${g}' must be a floating dtype`);
+    if (g !== undefined && !isFloat(g) && !isComplex(g)) {
+      throw new DTypeError(`mean: dtype '${g}' must be a floating or complex dtype`);
     }
-    return g ?? (isFloat(d) ? d : 'float64');
+    return g ?? (isFloat(d) || isComplex(d) ? d : 'float64');
   }) as LazyArray<KnownIn<[X]>>;
 }
 

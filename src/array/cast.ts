@@ -1,11 +1,13 @@
 // Converting the data of one dtype to another, element by element, on the host.
 // float16 data are bits: they are decoded when read and encoded (nearest-even) when written.
 // int64 and uint64 convert through their 32-bit halves (int64.ts), never a BigInt each.
+// complex data are interleaved parts: real → complex sets im = 0; complex → real keeps re.
 
 import {
   allocate,
   type DType,
   isBigIntArray,
+  isComplex,
   isInteger,
   type NumberArray,
   type TypedArray,
@@ -43,6 +45,9 @@ export function castInto(
   source: CastSource,
   from: DType | 'number',
 ): TypedArray {
+  if ((from !== 'number' && isComplex(from)) || isComplex(to)) {
+    return castComplex(out, to, source, from);
+  }
   if (ArrayBuffer.isView(source) && isBigIntArray(source as TypedArray)) {
     castFromBig(out, to, source as BigInt64Array | BigUint64Array);
     return out;
@@ -85,11 +90,45 @@ export function castInto(
 }
 
 /**
+ * Casts where either side is complex. complex → complex copies the parts (complex64 rounds
+ * them to float32); real → complex casts each value to float64 then stores (x, 0);
+ * complex → real casts the real parts, as NumPy's astype does (with its ComplexWarning).
+ * The lazy `astype` refuses complex → real instead (the Array API leaves it undefined).
+ */
+function castComplex(
+  out: TypedArray,
+  to: DType,
+  source: CastSource,
+  from: DType | 'number',
+): TypedArray {
+  const src = source as ArrayLike<number>;
+  const fromComplex = from !== 'number' && isComplex(from);
+  if (fromComplex && isComplex(to)) {
+    (out as Float64Array).set(src);
+    return out;
+  }
+  if (fromComplex) {
+    const re = new Float64Array(src.length / 2);
+    for (let i = 0; i < re.length; i++) re[i] = src[2 * i]!;
+    return castInto(out, to, re, 'float64');
+  }
+  const n = src.length;
+  const re = castInto(new Float64Array(n), 'float64', source, from) as Float64Array;
+  const o = out as Float64Array;
+  for (let i = 0; i < n; i++) {
+    o[2 * i] = re[i]!;
+    o[2 * i + 1] = 0;
+  }
+  return out;
+}
+
+/**
  * A new shared array of dtype `to` holding `src` (of dtype `from`) converted.
  * @example
  * castData(Float64Array.of(1, 0.1), 'float64', 'float16'); // Uint16Array [0x3c00, 0x2e66]
  * castData(Int32Array.of(-1), 'int32', 'int64'); // BigInt64Array [-1n]
  */
 export function castData(src: CastSource, from: DType | 'number', to: DType): TypedArray {
-  return castInto(allocate(to, src.length), to, src, from);
+  const n = from !== 'number' && isComplex(from) ? src.length / 2 : src.length;
+  return castInto(allocate(to, n), to, src, from);
 }

@@ -6,10 +6,12 @@ import {
   checkDType,
   type DType,
   integerRange,
+  isComplex,
   isFloat,
   isInteger,
   kindOf,
   promoteTypes,
+  realDType,
 } from './dtype.ts';
 import { isLazyArray, type LazyArray } from './lazy-array.ts';
 import { NDArray } from './ndarray.ts';
@@ -43,15 +45,16 @@ const dtypeOf = (fn: string, x: DType | LazyArray | NDArray): DType =>
   isLazyArray(x) || x instanceof NDArray ? x.dtype : checkDType(fn, x);
 
 /**
- * Limits of a floating dtype (or of an array's dtype).
+ * Limits of a floating dtype (or of an array's dtype); of a complex dtype, those of its parts.
  * @example
  * finfo('float32').eps; // 1.1920928955078125e-7
  */
 export function finfo(type: DType | LazyArray | NDArray): FInfo {
   const d = dtypeOf('finfo', type);
-  const f = FLOATS[d];
+  // a complex dtype's finfo is that of its parts (the Array API's and NumPy's choice)
+  const f = FLOATS[realDType(d)];
   if (f === undefined) throw new ValueError(`finfo: '${d}' is not a floating dtype`);
-  return { ...f, min: -f.max, dtype: d };
+  return { ...f, min: -f.max, dtype: realDType(d) };
 }
 
 /**
@@ -96,8 +99,8 @@ const KINDS: Record<DTypeKindName, (d: DType) => boolean> = {
   'unsigned integer': (d) => kindOf(d) === 'uint',
   integral: isInteger,
   'real floating': isFloat,
-  'complex floating': () => false,
-  numeric: (d) => isInteger(d) || isFloat(d),
+  'complex floating': isComplex,
+  numeric: (d) => isInteger(d) || isFloat(d) || isComplex(d),
 };
 
 /**

@@ -1,6 +1,7 @@
 // Data types, their storage, and type promotion.
 // Promotion follows the Array API standard's table (NumPy's for mixed kinds); JS numbers are weak.
 // float16 is stored as IEEE binary16 bits in a Uint16Array (float16.ts converts them).
+// complex64/complex128 store each element as two floats, re then im (interleaved).
 
 import { DTypeError } from '../errors.ts';
 import { POOL_MIN_BYTES, pooledBuffer, slabBuffer, takeFreshBytes } from './buffer-pool.ts';
@@ -18,7 +19,9 @@ export type DType =
   | 'uint32'
   | 'uint16'
   | 'uint8'
-  | 'bool';
+  | 'bool'
+  | 'complex64'
+  | 'complex128';
 
 /** The storage of every dtype whose elements are JS numbers (all but int64 and uint64). */
 export type NumberArray =
@@ -51,6 +54,8 @@ export interface StorageMap {
   uint16: Uint16Array;
   uint8: Uint8Array;
   bool: Uint8Array;
+  complex64: Float32Array;
+  complex128: Float64Array;
 }
 
 /** The storage of dtype `D` (the whole union for a dtype known only at run time). */
@@ -75,6 +80,8 @@ const ctors: Record<DType, TypedArrayCtor> = {
   uint16: Uint16Array,
   uint8: Uint8Array,
   bool: Uint8Array,
+  complex64: Float32Array,
+  complex128: Float64Array,
 };
 
 export const DTYPES: readonly DType[] = Object.keys(ctors) as DType[];
@@ -99,9 +106,46 @@ export function typedArrayCtor(dtype: DType): TypedArrayCtor {
   return ctors[dtype];
 }
 
-/** Bytes per element. */
+/** The complex dtypes: each element is two floats (re, im) of their storage. */
+export const isComplex = (d: DType): d is 'complex64' | 'complex128' =>
+  d === 'complex64' || d === 'complex128';
+
+/**
+ * Storage slots per element: 2 for complex dtypes (re, im interleaved), 1 otherwise. A
+ * block of `n` elements of a complex dtype has `data.length === 2 * n`.
+ * @example
+ * elementWidth('complex64'); // 2
+ */
+export function elementWidth(dtype: DType): number {
+  return isComplex(dtype) ? 2 : 1;
+}
+
+/**
+ * The real dtype of a complex dtype's parts (float32 for complex64, float64 for complex128);
+ * any other dtype is its own.
+ * @example
+ * realDType('complex64'); // 'float32'
+ */
+export function realDType(dtype: DType): DType {
+  if (dtype === 'complex64') return 'float32';
+  return dtype === 'complex128' ? 'float64' : dtype;
+}
+
+/**
+ * The complex dtype whose parts are `dtype` (complex64 for float32 and float16, complex128
+ * for every other real dtype, as NumPy); a complex dtype is its own.
+ * @example
+ * complexDType('float32'); // 'complex64'
+ * complexDType('int16'); // 'complex128'
+ */
+export function complexDType(dtype: DType): 'complex64' | 'complex128' {
+  if (isComplex(dtype)) return dtype;
+  return dtype === 'float32' || dtype === 'float16' ? 'complex64' : 'complex128';
+}
+
+/** Bytes per element (16 for complex128: two float64 parts). */
 export function itemsize(dtype: DType): number {
-  return ctors[dtype].BYTES_PER_ELEMENT;
+  return ctors[dtype].BYTES_PER_ELEMENT * elementWidth(dtype);
 }
 
 // Creating a SharedArrayBuffer costs microseconds, as much as a whole small task: small
@@ -130,7 +174,7 @@ export function takeAllocatedBytes(): number {
 
 /**
  * A zeroed TypedArray of `length` elements on a SharedArrayBuffer, so worker threads
- * can read and write it without copies.
+ * can read and write it without copies (complex: `2 * length` floats, re and im).
  * @example
  * const a = allocate('float32', 1024); // Float32Array on shared memory
  */
@@ -138,8 +182,9 @@ export function allocate<D extends DType>(dtype: D, length: number): StorageOf<D
   return allocateAny(dtype, length) as StorageOf<D>;
 }
 
-function allocateAny(dtype: DType, length: number): TypedArray {
+function allocateAny(dtype: DType, elements: number): TypedArray {
   const C = ctors[dtype];
+  const length = elements * elementWidth(dtype);
   const bytes = length * C.BYTES_PER_ELEMENT;
   if (bytes > SMALL_BYTES) {
     return new C(pooledBuffer(bytes), 0, length);
@@ -162,9 +207,10 @@ function allocateAny(dtype: DType, length: number): TypedArray {
  */
 export function allocateUnzeroed<D extends DType>(dtype: D, length: number): StorageOf<D> {
   const C = ctors[dtype];
-  const bytes = length * C.BYTES_PER_ELEMENT;
+  const slots = length * elementWidth(dtype);
+  const bytes = slots * C.BYTES_PER_ELEMENT;
   return (
-    bytes > SMALL_BYTES ? new C(pooledBuffer(bytes, false), 0, length) : allocateAny(dtype, length)
+    bytes > SMALL_BYTES ? new C(pooledBuffer(bytes, false), 0, slots) : allocateAny(dtype, length)
   ) as StorageOf<D>;
 }
 
@@ -182,10 +228,11 @@ export function dtypeOfTypedArray(data: TypedArray): DType {
   return 'uint8';
 }
 
-export type DTypeKind = 'bool' | 'int' | 'uint' | 'float';
+export type DTypeKind = 'bool' | 'int' | 'uint' | 'float' | 'complex';
 
 export function kindOf(dtype: DType): DTypeKind {
   if (dtype === 'bool') return 'bool';
+  if (dtype.startsWith('complex')) return 'complex';
   if (dtype.startsWith('float')) return 'float';
   return dtype.startsWith('uint') ? 'uint' : 'int';
 }
@@ -221,7 +268,7 @@ export const isInteger = (d: DType): boolean => kindOf(d) === 'int' || kindOf(d)
  */
 export function sumDType(d: DType): DType {
   const k = kindOf(d);
-  if (k === 'float') return d;
+  if (k === 'float' || k === 'complex') return d;
   return k === 'uint' ? 'uint64' : 'int64';
 }
 
@@ -248,6 +295,7 @@ function promoteInts(a: DType, b: DType): DType {
  * promoteTypes('int16', 'int32'); // 'int32'
  * promoteTypes('uint8', 'int8'); // 'int16'
  * promoteTypes('float16', 'int16'); // 'float32'
+ * promoteTypes('float64', 'complex64'); // 'complex128'
  */
 export function promoteTypes(a: DType, b: DType): DType {
   if (a === b) return a;
@@ -255,6 +303,12 @@ export function promoteTypes(a: DType, b: DType): DType {
   const kb = kindOf(b);
   if (ka === 'bool') return b;
   if (kb === 'bool') return a;
+  if (ka === 'complex' || kb === 'complex') {
+    // the complex dtype whose parts hold both: float32 (or float16) parts only from complex64
+    // with float32/float16/complex64; every integer widens to complex128 (NumPy)
+    const parts = promoteTypes(realDType(a), realDType(b));
+    return parts === 'float32' || parts === 'float16' ? 'complex64' : 'complex128';
+  }
   if (ka === 'float' && kb === 'float') return bits(a) >= bits(b) ? a : b;
   if (ka === 'float' || kb === 'float') {
     // The narrowest float holding every value of the integer type (NumPy's table).
@@ -287,7 +341,7 @@ export function resultType(...args: (DType | Scalar)[]): DType {
   for (const s of scalars) {
     if (typeof s === 'boolean') continue;
     const k = kindOf(out);
-    if (k === 'float') continue;
+    if (k === 'float' || k === 'complex') continue;
     if (!Number.isInteger(s)) out = 'float64';
     else if (k === 'bool') out = 'int32';
   }

@@ -87,7 +87,8 @@ declare module './lazy-array.ts' {
      */
     readonly negative: KeepsShape<typeof ar.negative, Known>;
     /**
-     * |x|, keeping the dtype (abs of int8 -128 wraps to -128, as NumPy).
+     * |x|, keeping the dtype (abs of int8 -128 wraps to -128, as NumPy); for complex the
+     * magnitude hypot(re, im) in the float dtype of the parts (complex64 → float32).
      * @example
      * abs(fromArray([-1.5, 2])); // [1.5, 2]
      */
@@ -245,7 +246,8 @@ declare module './lazy-array.ts' {
     readonly clip: KeepsShape<typeof lg.clip, Known>;
     /**
      * Convert to `dtype`: floats to integers truncate toward zero and wrap (C casts), to bool
-     * is `x != 0`. The same dtype returns `x` itself.
+     * is `x != 0`, real to complex gives (x, 0); complex to a real dtype is a DTypeError (take
+     * `real(x)` or `abs(x)`). The same dtype returns `x` itself.
      * @example
      * astype(fromArray([1.7, -1.7]), 'int32'); // [1, -1]
      */
@@ -422,9 +424,10 @@ declare module './lazy-array.ts' {
      */
     readonly bitwiseRightShift: KeepsShape<typeof bw.bitwiseRightShift, Known>;
     /**
-     * The complex conjugate; for real dtypes, x itself.
+     * The complex conjugate (re, -im), of x's dtype; for real dtypes, x itself.
      * @example
      * conj(fromArray([1.5, -2])); // [1.5, -2]
+     * conj(fromArray([{ re: 1, im: 2 }])); // [{ re: 1, im: -2 }]
      */
     readonly conj: KeepsShape<typeof cx.conj, Known>;
     /**

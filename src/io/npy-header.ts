@@ -30,6 +30,8 @@ const CODES: Record<string, DType> = {
   u2: 'uint16',
   u1: 'uint8',
   b1: 'bool',
+  c8: 'complex64',
+  c16: 'complex128',
 };
 
 /** Bytes to read to be sure to hold the fixed part of any header (magic to length). */

@@ -8,6 +8,7 @@ import {
   allocate,
   bigIntRange,
   type DType,
+  elementWidth,
   integerRange,
   isBigDType,
   isBigIntArray,
@@ -148,7 +149,7 @@ function readInto(
   const same = fileDtype === p.dtype;
   const bytes = same
     ? new Uint8Array(out.buffer, out.byteOffset, out.byteLength)
-    : new Uint8Array(out.length * size);
+    : new Uint8Array((out.length / elementWidth(p.dtype)) * size);
   const fd = openSync(p.path, 'r');
   try {
     checkUnchanged(fd, p.path, p.file);
@@ -156,7 +157,8 @@ function readInto(
   } finally {
     closeSync(fd);
   }
-  if (p.bigEndian && size > 1) swapBytes(bytes, size);
+  // complex parts are two floats, each swapped on its own
+  if (p.bigEndian && size > 1) swapBytes(bytes, size / elementWidth(fileDtype));
   if (!same) castFromFile(p, fileDtype, bytes, out);
 }
 
@@ -172,7 +174,7 @@ function doesNotFit(p: NpyReadParams, v: bigint, from: DType): ValueError {
  * that does not fit raises instead of wrapping.
  */
 function castFromFile(p: NpyReadParams, from: DType, bytes: Uint8Array, out: TypedArray): void {
-  const n = out.length;
+  const n = out.length / elementWidth(p.dtype);
   if (!isBigDType(from)) {
     castInto(out, p.dtype, new (typedArrayCtor(from))(bytes.buffer), from);
     return;

@@ -20,6 +20,8 @@ const DESCR: Record<DType, string> = {
   uint16: '<u2',
   uint8: '|u1',
   bool: '|b1',
+  complex64: '<c8',
+  complex128: '<c16',
 };
 
 /**

@@ -107,8 +107,10 @@ describe('persist() return types', () => {
 });
 
 describe('NDArray.item()', () => {
-  test('a number, a bigint (int64, uint64) or a boolean', () => {
-    expectTypeOf<NDArray['item']>().returns.toEqualTypeOf<number | bigint | boolean>();
+  test('a number, a bigint (int64, uint64), a boolean or { re, im } (complex)', () => {
+    expectTypeOf<NDArray['item']>().returns.toEqualTypeOf<
+      number | bigint | boolean | { re: number; im: number }
+    >();
   });
 });
 

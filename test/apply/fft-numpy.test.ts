@@ -1,5 +1,6 @@
 // numpy.fft fixtures (test/fixtures/fft-numpy.py) against fft.*, each input on a random
-// chunking (transformed axes are made whole); complex values as (re, im) pairs.
+// chunking (transformed axes are made whole); complex input and output are complex128 arrays
+// (the fixtures hold their values as (re, im) pairs on a last axis of size 2).
 
 import { readFileSync } from 'node:fs';
 import { afterAll, describe, expect, test } from 'vitest';
@@ -29,7 +30,7 @@ const fixtures = JSON.parse(
   readFileSync(new URL('../fixtures/fft-numpy.json', import.meta.url), 'utf8'),
 ) as { cases: FftCase[] };
 
-/** The fixture script's data (complex: re from seed, im from seed + 1, as pairs). */
+/** The fixture script's data (complex: re from seed, im from seed + 1, complex128). */
 function data(shape: readonly number[], seed: number, complex: boolean): NDArray {
   const v = (i: number, s: number) => ((i * i * 7 + i * 37 + s * 11) % 101) / 10 - 5;
   const size = shapeSize(shape);
@@ -44,8 +45,12 @@ function data(shape: readonly number[], seed: number, complex: boolean): NDArray
     d[2 * i] = v(i, seed);
     d[2 * i + 1] = v(i, seed + 1);
   }
-  return new NDArray(d, [...shape, 2], 'float64');
+  return new NDArray(d, shape, 'complex128');
 }
+
+/** A complex result as the fixtures hold it: (re, im) pairs on a last axis of size 2. */
+const asPairs = (z: NDArray): NDArray =>
+  z.dtype === 'complex128' ? new NDArray(z.data, [...z.shape, 2], 'float64') : z;
 
 function run(c: FftCase, k: number): LazyArray {
   if (c.fn === 'fftfreq') return fft.fftfreq(c.n!, { d: c.d! });
@@ -54,7 +59,7 @@ function run(c: FftCase, k: number): LazyArray {
   const r = rng(k + 1);
   const x = fromArray(d, { chunks: d.shape.map((n) => randomAxisChunks(n, r)) });
   const args = c.args ?? {};
-  if (c.fn === 'fftComplex') return fft.fft(x, { ...args, complexInput: true });
+  if (c.fn === 'fftComplex') return fft.fft(x, args);
   return (fft[c.fn as 'fft'] as (x: LazyArray, o: object) => LazyArray)(x, args);
 }
 
@@ -70,31 +75,40 @@ describe('fft against numpy.fft', () => {
     ),
   )('%s', async (_, c, k) => {
     const got = await run(c, k).compute(SYNC);
-    expect(got.dtype).toBe('float64');
-    expectArray(got, { shape: c.outShape, data: c.out }, 1e-9);
+    const shift = c.fn === 'fftshift' || c.fn === 'ifftshift';
+    const complexOut = shift
+      ? c.complex === true
+      : !['irfft', 'irfftn', 'hfft', 'fftfreq', 'rfftfreq'].includes(c.fn);
+    expect(got.dtype).toBe(complexOut ? 'complex128' : 'float64');
+    expectArray(asPairs(got), { shape: c.outShape, data: c.out }, 1e-9);
   });
 });
 
 describe('fft dtypes and round trips on random chunkings', () => {
-  test('float16 input is widened to float32 first', async () => {
+  test('float16 input is widened to float32 first (complex64 out)', async () => {
     const x = fromArray([1, 2, 3, 4], { dtype: 'float16' });
     const y = await fft.rfft(x).compute(SYNC);
-    expect(y.dtype).toBe('float32');
+    expect(y.dtype).toBe('complex64');
     expect(y.toNested()).toEqual([
-      [10, 0],
-      [-2, 2],
-      [-2, 0],
+      { re: 10, im: 0 },
+      { re: -2, im: 2 },
+      { re: -2, im: 0 },
     ]);
   });
 
-  test('float32 input gives float32 pairs within float32 precision', async () => {
+  test('float32 input gives complex64 within float32 precision', async () => {
     const d = data([3, 20], 5, false);
     const x = fromArray(new NDArray(Float32Array.from(d.data as NumberArray), [3, 20], 'float32'), {
       chunks: [1, 7],
     });
     const [y, ref] = [await fft.rfft(x).compute(SYNC), await fft.rfft(fromArray(d)).compute(SYNC)];
-    expect(y.dtype).toBe('float32');
-    expectArray(y, { shape: ref.shape, data: ref.data }, 1e-5);
+    expect(y.dtype).toBe('complex64');
+    expect(ref.dtype).toBe('complex128');
+    expectArray(
+      new NDArray(y.data, [...y.shape, 2], 'float32'),
+      { shape: [...ref.shape, 2], data: ref.data },
+      1e-5,
+    );
   });
 
   test.each([
@@ -139,8 +153,8 @@ describe('fft of long axes (four-step, mixed radix, Bluestein) against closed fo
   );
 });
 
-describe('fftshift of complex pairs', () => {
-  test('complexInput keeps the pair axis in place; the other axes roll', async () => {
+describe('fftshift of complex arrays', () => {
+  test('every axis rolls; (re, im) stay together', async () => {
     const z = fft.fft(
       fromArray(
         [
@@ -151,10 +165,7 @@ describe('fftshift of complex pairs', () => {
       ),
       { axis: 1 },
     );
-    const [whole, shifted] = [
-      await z.compute(SYNC),
-      await fft.fftshift(z, { complexInput: true }).compute(SYNC),
-    ];
+    const [whole, shifted] = [await z.compute(SYNC), await fft.fftshift(z).compute(SYNC)];
     // rows and frequencies rolled by 1 and 2; (re, im) pairs untouched
     const at = (d: NDArray, i: number, k: number, c: number) => d.data[(i * 4 + k) * 2 + c]!;
     for (let i = 0; i < 2; i++) {
@@ -163,9 +174,7 @@ describe('fftshift of complex pairs', () => {
           expect(at(shifted, i, k, c)).toBe(at(whole, (i + 1) % 2, (k + 2) % 4, c));
       }
     }
-    const back = await fft
-      .ifftshift(fft.fftshift(z, { complexInput: true }), { complexInput: true })
-      .compute(SYNC);
+    const back = await fft.ifftshift(fft.fftshift(z)).compute(SYNC);
     expect(Array.from(back.data as NumberArray)).toEqual(Array.from(whole.data as NumberArray));
   });
 });
@@ -174,7 +183,8 @@ describe('fft graphs and errors', () => {
   test('one task per block of the other axes; the transformed axis becomes one chunk', () => {
     const x = zeros([8, 1000], { chunks: [2, 250] });
     const y = fft.rfft(x, { axis: 1 });
-    expect(y.chunks).toEqual([[2, 2, 2, 2], [501], [2]]);
+    expect(y.chunks).toEqual([[2, 2, 2, 2], [501]]);
+    expect(y.dtype).toBe('complex128');
     const table = materializeTasks([y.layer]);
     let ffts = 0;
     for (let t = 0; t < table.count; t++)
@@ -189,9 +199,15 @@ describe('fft graphs and errors', () => {
     ['bad axis', () => fft.fft(zeros([4]), { axis: 1 }), 'ValueError', ['fft.fft', 'axis 1']],
     [
       'ifft of non-pairs',
-      () => fft.ifft(zeros([4, 3])),
+      () => fft.ifft(zeros([4, 3]), { complexInput: true }),
       'ShapeError',
       ['fft.ifft', 'size 2', '(4, 3)'],
+    ],
+    [
+      'rfft of a complex array',
+      () => fft.rfft(fromArray([{ re: 1, im: 0 }])),
+      'DTypeError',
+      ['fft.rfft', 'real input', "'complex128'"],
     ],
     [
       'rfft of complex',
@@ -200,7 +216,12 @@ describe('fft graphs and errors', () => {
       ['real input'],
     ],
     ['bool', () => fft.fft(zeros([4], { dtype: 'bool' })), 'DTypeError', ["'bool'"]],
-    ['irfft of one term', () => fft.irfft(zeros([1, 2])), 'ValueError', ['fft.irfft', 'n 0']],
+    [
+      'irfft of one term',
+      () => fft.irfft(fromArray([{ re: 1, im: 0 }])),
+      'ValueError',
+      ['fft.irfft', 'n 0'],
+    ],
     [
       'fftn s and axes',
       () => fft.fftn(zeros([4, 4]), { s: [4], axes: [0, 1] }),

@@ -106,6 +106,8 @@ const intSum: Record<DType, DType> = {
   uint16: 'uint64',
   uint8: 'uint64',
   bool: 'int64',
+  complex64: 'complex64',
+  complex128: 'complex128',
 };
 const floatOf = (d: DType): DType => (d === 'float32' || d === 'float64' ? d : 'float64');
 const tol = (d: DType): number => (d === 'float32' ? 1e-5 : 1e-9);

@@ -52,8 +52,9 @@ const FIXED_TIME = 1_600_000_000;
 const bytesOf = (a: NDArray): Uint8Array =>
   new Uint8Array(a.data.buffer, a.data.byteOffset, a.data.byteLength).slice();
 
-// npyjs writes every dtype but bool (tested with a hand-made header below)
-const NPYJS_DTYPES = DTYPES.filter((d) => d !== 'bool');
+// npyjs writes every dtype but bool (tested with a hand-made header below) and complex
+// (written by toNpy and read back in test/apply/complex.test.ts)
+const NPYJS_DTYPES = DTYPES.filter((d) => d !== 'bool' && !d.startsWith('complex'));
 
 /**
  * Each reduction computed alone (so its read fuses with it and runs tile by tile) equals the
@@ -212,11 +213,11 @@ describe('fromNpy', () => {
       /truncated: (\d+) bytes, its header needs (\d+)/,
     ],
     [
-      'complex data',
+      'complex256 data',
       () =>
-        handMade("{'descr': '<c16', 'fortran_order': False, 'shape': (2,), }", new Uint8Array(32)),
+        handMade("{'descr': '<c32', 'fortran_order': False, 'shape': (2,), }", new Uint8Array(64)),
       'DTypeError',
-      ["'<c16'"],
+      ["'<c32'"],
     ],
     [
       'a structured dtype',

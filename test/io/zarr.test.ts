@@ -106,8 +106,8 @@ function writeV2(ref: NDArray, chunks: number[], zlib: boolean): string {
   return path;
 }
 
-// zarrita (the independent writer) has no float16 data type
-const ZARRITA_DTYPES = DTYPES.filter((d) => d !== 'float16');
+// zarrita (the independent writer) has no float16 data type; tessera reads no complex Zarr yet
+const ZARRITA_DTYPES = DTYPES.filter((d) => d !== 'float16' && !d.startsWith('complex'));
 
 describe('fromZarr', () => {
   test.each(ZARRITA_DTYPES)('%s v3 arrays, default and random chunkings', async (dtype) => {

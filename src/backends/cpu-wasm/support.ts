@@ -13,7 +13,7 @@
 //   (cpu-js's fused sum reads in place; cpu-wasm copies), 100² 7.2 vs 4.1.
 // - 'matmul' float64 square blocks: 16³ 5.1 µs vs 6.2 µs, 32³ 31 µs vs 26 µs, 64³ 225 vs 97.
 
-import type { DType } from '../../array/dtype.ts';
+import { type DType, isComplex } from '../../array/dtype.ts';
 import type { OpMeta, Verdict } from '../../dispatch/types.ts';
 import type { EwParams, Expr } from '../cpu-js/elementwise/expr.ts';
 import { matmulBlockShape } from '../cpu-js/linalg/matmul-size.ts';
@@ -117,6 +117,9 @@ export function canRun(op: string, meta: OpMeta): Verdict {
   const avail = wasmAvailable();
   if (avail !== true) return avail;
   if (!IMPLEMENTED.includes(op)) return `cpu-wasm: '${op}' is not implemented`;
+  if (isComplex(meta.dtype) || meta.inputs.some((x) => isComplex(x.dtype))) {
+    return `cpu-wasm: '${op}' on complex data is not implemented (cpu-js's loops take it)`;
+  }
   if (op === 'ew-view') return true; // views are read in place by cpu-js's loop (kernels.ts)
   if (meta.dtype === 'float16' || meta.inputs.some((x) => x.dtype === 'float16')) {
     return `cpu-wasm: '${op}' on float16 is not implemented (cpu-js decodes its bits)`;

@@ -8,6 +8,7 @@ import { arrayBlock } from '../../../kernels/array-block.ts';
 import type { Chunk, Kernel } from '../../../kernels/types.ts';
 import { bigHelpers } from './ew-big.ts';
 import { exprKey, type InputMode, type LoopSpec, loopSource } from './ew-codegen.ts';
+import { complexHelpers } from './ew-complex.ts';
 import type { EwParams, Expr } from './expr.ts';
 
 const F64 = new Float64Array(1);
@@ -34,6 +35,7 @@ type Loop = (
 /** Scalar semantics the generated loops call (NumPy's, where JS differs from C). */
 export const ewHelpers = {
   ...bigHelpers,
+  ...complexHelpers,
   /** float16: bits → number, number → bits (nearest-even), number → nearest float16 value. */
   f16Value: float16Value,
   f16Bits: float16Bits,

@@ -1,10 +1,13 @@
 // Compiles an elementwise expression tree into the source of one JS loop over the output block.
 // Every op node becomes one local per element (no temporary arrays); its value is cast to its dtype.
 // float16 blocks hold bits: loads decode them, each float16 node rounds, stores encode (H.f16*).
+// A complex value is two locals (re, im: `t3`, `t3i`); loads and stores read and write both
+// parts (data[2i], data[2i + 1]). Loops without complex values are generated as before.
 
-import { type DType, resultType } from '../../../array/dtype.ts';
+import { type DType, isComplex, realDType, resultType } from '../../../array/dtype.ts';
 import { roundToFloat16 } from '../../../array/float16.ts';
 import { bigLiteral, bigOpCode, convertBig, isBig, type ValType, wrapBig } from './ew-big.ts';
+import { complexOpCode, complexToReal, isPair, type Pair } from './ew-complex.ts';
 import { COMPARISONS, EXACT, opCode, scalarCasts, UNCAST } from './ew-ops.ts';
 import type { Expr } from './expr.ts';
 
@@ -29,6 +32,8 @@ interface Emitted {
   readonly type: ValType;
   /** The value of a weak scalar. */
   readonly value?: number;
+  /** The imaginary part's code of a complex value (`code` is the real part). */
+  readonly im?: string;
 }
 
 /** A JS literal for a number that survives NaN, ±Infinity and -0. */
@@ -64,6 +69,9 @@ export function castScalar(v: number, d: DType): number {
     case 'int64':
     case 'uint64':
       return Math.trunc(v); // as a number; BigInt literals come from bigLiteral
+    case 'complex64':
+    case 'complex128':
+      return castScalar(v, realDType(d)); // the real part
   }
 }
 
@@ -100,6 +108,9 @@ export function castCode(code: string, d: DType): string {
     case 'int64':
     case 'uint64':
       return wrapBig(code, d);
+    case 'complex64':
+    case 'complex128':
+      return castCode(code, realDType(d)); // one part
   }
 }
 
@@ -144,13 +155,21 @@ class BodyBuilder {
         throw new Error(`ew: expression reads input ${e.in} of ${this.inputDtypes.length}`);
       }
       this.usedInputs.add(e.in);
-      return { code: this.input(e.in), type: this.inputDtypes[e.in]! };
+      const type = this.inputDtypes[e.in]!;
+      return isComplex(type)
+        ? { code: `v${e.in}`, im: `w${e.in}`, type }
+        : { code: this.input(e.in), type };
     }
     if ('const' in e) return { code: literal(e.const), type: 'weak', value: e.const };
     const key = exprKey(e);
     const hit = this.memo.get(key);
     if (hit) return hit;
     const args = e.args.map((a) => this.emit(a, false));
+    if (isComplex(e.dtype) || args.some((a) => isPair(a.type))) {
+      const out = this.emitComplex(e, args, isRoot);
+      this.memo.set(key, out);
+      return out;
+    }
     const reads = readTypes(e.op, e.dtype, args);
     const big = isBig(e.dtype) || reads.some(isBig);
     const casts = scalarCasts(
@@ -179,6 +198,64 @@ class BodyBuilder {
     this.memo.set(key, out);
     return out;
   }
+
+  /** An op node over complex values (or giving one): its parts as two locals. */
+  private emitComplex(
+    e: Extract<Expr, { op: string }>,
+    args: readonly Emitted[],
+    isRoot: boolean,
+  ): Emitted {
+    const work = complexWorkType(e.op, e.dtype, args);
+    const pairs = args.map((a, i) => {
+      // where's condition keeps its own type; a real condition has im 0
+      if (e.op === 'where' && i === 0)
+        return asPair(a, isPair(a.type) ? (a.type as DType) : 'float64');
+      return asPair(a, work);
+    });
+    const name = `t${this.next++}`;
+    const r = complexOpCode(e.op, pairs, name);
+    this.lines.push(...r.lines);
+    if (r.pair !== undefined && isComplex(e.dtype)) {
+      // complex64 parts round to float32 (at the root the Float32Array store rounds them)
+      const part = (c: string): string => (isRoot ? c : castCode(c, realDType(e.dtype)));
+      this.lines.push(
+        `const ${name} = ${part(r.pair.re)};`,
+        `const ${name}i = ${part(r.pair.im)};`,
+      );
+      return { code: name, im: `${name}i`, type: e.dtype };
+    }
+    // a complex value stored as a real dtype keeps its real part (NumPy's cast)
+    let code = r.value ?? r.pair!.re;
+    if (!isRoot || e.dtype === 'bool') code = castCode(code, e.dtype);
+    this.lines.push(`const ${name} = ${code};`);
+    return { code: name, type: e.dtype };
+  }
+}
+
+/** The complex dtype an op over complex values computes in. */
+function complexWorkType(op: string, d: DType, args: readonly Emitted[]): DType {
+  if (!complexToReal(op) && isComplex(d)) return d;
+  const types = args.map((a) => (a.type === 'weak' ? a.value! : a.type));
+  const p = resultType(...types);
+  return isComplex(p) ? p : 'complex128';
+}
+
+/** `a` as the parts of a value of complex dtype `to` (real values: im 0). */
+function asPair(a: Emitted, to: DType): Pair {
+  const part = realDType(to);
+  if (a.value !== undefined) return { re: literal(castScalar(a.value, part)), im: '0' };
+  if (isPair(a.type)) {
+    const narrow = a.type === 'complex128' && part === 'float32';
+    return narrow
+      ? { re: castCode(a.code, part), im: castCode(a.im!, part) }
+      : { re: a.code, im: a.im! };
+  }
+  const t = a.type as DType;
+  const re = convertBig(a.code, t, 'float64') ?? a.code;
+  return {
+    re: t === 'float32' || t === 'float16' || part === 'float64' ? re : castCode(re, part),
+    im: '0',
+  };
 }
 
 /**
@@ -220,6 +297,7 @@ export function loopKey(spec: LoopSpec): string {
  * Uses no temporaries: `out[i] = (v0 * 2) + 1` for `x * 2 + 1`.
  */
 export function loopSource(spec: LoopSpec): string {
+  if (isComplex(spec.outDtype) || spec.inputDtypes.some(isComplex)) return complexLoopSource(spec);
   const b = new BodyBuilder(spec.inputDtypes);
   const root = b.emit(spec.expr, true);
   let result = root.code;
@@ -279,6 +357,76 @@ function stridedSource(
     ...c.map((k) => `const v${k} = a${k}[o];`),
     body,
     `out[o] = ${result};`,
+    '}',
+    'for (let ax = nd - 2; ax >= 0; ax--) {',
+    each((k) => `p${k} += st${k}[ax];`),
+    'if (++idx[ax] < shape[ax]) break;',
+    each((k) => `p${k} -= st${k}[ax] * shape[ax];`),
+    'idx[ax] = 0;',
+    '}',
+    '}',
+  ].join('\n');
+}
+
+/**
+ * {@link loopSource} for loops that read or write complex values: complex inputs load two
+ * parts (element i at 2i, 2i + 1), a complex output stores two.
+ */
+function complexLoopSource(spec: LoopSpec): string {
+  const b = new BodyBuilder(spec.inputDtypes);
+  const root = b.emit(spec.expr, true);
+  const outPair = isComplex(spec.outDtype);
+  let result = root.code;
+  if (!outPair && root.type !== spec.outDtype && spec.outDtype === 'bool') {
+    result = castCode(result, 'bool');
+  }
+  if (spec.outDtype === 'float16') result = `H.f16Bits(${result})`;
+  const pairIn = (k: number): boolean => isComplex(spec.inputDtypes[k]!);
+  const load = (k: number, at: string): string =>
+    pairIn(k)
+      ? `const v${k} = a${k}[2 * ${at}]; const w${k} = a${k}[2 * ${at} + 1];`
+      : `const v${k} = a${k}[${at}];`;
+  const store = (at: string): string =>
+    outPair
+      ? `out[2 * ${at}] = ${result}; out[2 * ${at} + 1] = ${root.im ?? '0'};`
+      : `out[${at}] = ${result};`;
+  const used = [...b.usedInputs].sort((p, q) => p - q);
+  const head = used.map((k) => `const a${k} = ins[${k}];`);
+  const hoisted = used.filter((k) => spec.modes[k] === 's').map((k) => load(k, '0'));
+  const c = used.filter((k) => spec.modes[k] === 'c');
+  const g = used.filter((k) => spec.modes[k] === 'g');
+  const body = b.lines.join('\n');
+  const total = outPair ? 'out.length >> 1' : 'out.length';
+  if (g.length === 0) {
+    return [
+      ...head,
+      ...hoisted,
+      `const n = ${total};`,
+      'for (let i = 0; i < n; i++) {',
+      ...c.map((k) => load(k, 'i')),
+      body,
+      store('i'),
+      '}',
+    ].join('\n');
+  }
+  const each = (f: (k: number) => string): string => g.map(f).join(' ');
+  return [
+    ...head,
+    ...hoisted,
+    ...g.map((k) => `const st${k} = strides[${k}]; let p${k} = 0;`),
+    'const nd = shape.length;',
+    'const inner = shape[nd - 1];',
+    ...g.map((k) => `const is${k} = st${k}[nd - 1];`),
+    'const idx = new Array(nd).fill(0);',
+    `const total = ${total};`,
+    'let o = 0;',
+    'while (o < total) {',
+    each((k) => `let q${k} = p${k};`),
+    'for (let j = 0; j < inner; j++, o++) {',
+    ...g.map((k) => `${load(k, `q${k}`)} q${k} += is${k};`),
+    ...c.map((k) => load(k, 'o')),
+    body,
+    store('o'),
     '}',
     'for (let ax = nd - 2; ax >= 0; ax--) {',
     each((k) => `p${k} += st${k}[ax];`),

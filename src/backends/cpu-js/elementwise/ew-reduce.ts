@@ -11,6 +11,7 @@ import {
   allocate,
   type DType,
   isBigDType,
+  isComplex,
   isFloat,
   type NumberArray,
   numberData,
@@ -228,8 +229,13 @@ export function tiledPartial(ev: TileSource, reduce: MonoidParams): Chunk | unde
   const size = shapeSize(ev.shape);
   const layout = runLayout(ev.shape, reduce.axes);
   const short = layout.n < 64 || size <= TILE;
-  // int64 and uint64 values reduce on the materialized block (reduce-big.ts)
-  if (reduce.castTo !== undefined || isBigDType(ev.dtype) || (short && size > WHOLE_LIMIT)) {
+  // int64, uint64 and complex values reduce on the materialized block (reduce-big.ts, …)
+  if (
+    reduce.castTo !== undefined ||
+    isBigDType(ev.dtype) ||
+    isComplex(ev.dtype) ||
+    (short && size > WHOLE_LIMIT)
+  ) {
     return undefined;
   }
   const setup = monoidSetup(reduce.op, ev.dtype, reduce.dtype);
@@ -281,7 +287,7 @@ export function ewReducePlan(inputs: readonly Chunk[], p: EwReduceParams): Parti
     return undefined;
   }
   const ev = viewEvaluator(inputs, p);
-  if (isBigDType(ev.dtype)) return undefined;
+  if (isBigDType(ev.dtype) || isComplex(ev.dtype)) return undefined;
   const size = shapeSize(ev.shape);
   const layout = runLayout(ev.shape, reduce.axes);
   if (size === 0 || ((layout.n < 64 || size <= TILE) && size > WHOLE_LIMIT)) return undefined;

@@ -1,7 +1,13 @@
 // Elementwise expressions over strided views of their input blocks: a slice or a transpose
 // of a source block is read in place by the compiled loop instead of being copied first.
 
-import { allocate, type DType, type TypedArray, typedArrayCtor } from '../../../array/dtype.ts';
+import {
+  allocate,
+  type DType,
+  elementWidth,
+  type TypedArray,
+  typedArrayCtor,
+} from '../../../array/dtype.ts';
 import { cStrides, NDArray, shapeSize } from '../../../array/ndarray.ts';
 import { arrayBlock } from '../../../kernels/array-block.ts';
 import type { Chunk, Kernel } from '../../../kernels/types.ts';
@@ -28,7 +34,10 @@ export interface EwViewParams {
   readonly views: readonly (InputView | null)[];
 }
 
-/** An input as the loops read it: data from its first element, shape and element strides. */
+/**
+ * An input as the loops read it: data from its first element, shape and element strides
+ * (complex data: element i's parts at 2i and 2i + 1 of `data`).
+ */
 export interface Operand {
   readonly data: TypedArray;
   readonly dtype: DType;
@@ -51,7 +60,7 @@ export function operand(block: NDArray, view: InputView | null, slot = -1): Oper
   const selStrides = st.map((s, ax) => s * view.step[ax]!);
   const axes = view.axes ?? view.count.map((_, i) => i);
   return {
-    data: offset === 0 ? block.data : block.data.subarray(offset),
+    data: offset === 0 ? block.data : block.data.subarray(offset * elementWidth(block.dtype)),
     dtype: block.dtype,
     shape: axes.map((a) => view.count[a]!),
     strides: axes.map((a) => selStrides[a]!),
@@ -71,11 +80,12 @@ function reversedCopy(block: NDArray, view: InputView, slot: number): NDArray {
   if (slot < 0 || size > SCRATCH_LIMIT) return sliceND(block, view);
   const key = `${block.dtype}:${slot}`;
   let buf = scratch.get(key);
-  if (buf === undefined || buf.length < size) {
-    buf = new (typedArrayCtor(block.dtype))(size);
+  const width = elementWidth(block.dtype);
+  if (buf === undefined || buf.length < size * width) {
+    buf = new (typedArrayCtor(block.dtype))(size * width);
     scratch.set(key, buf);
   }
-  const out = buf.subarray(0, size);
+  const out = buf.subarray(0, size * width);
   sliceInto(out, block, view);
   return new NDArray(out, view.count, block.dtype);
 }
@@ -141,7 +151,7 @@ export class TileEvaluator {
       let off = 0;
       const st = this.full[k]!;
       for (let ax = 0; ax < start.length; ax++) off += start[ax]! * st[ax]!;
-      return off === 0 ? o.data : o.data.subarray(off);
+      return off === 0 ? o.data : o.data.subarray(off * elementWidth(o.dtype));
     });
     this.cached.loop(out, ins, this.cached.shape, this.cached.strides);
   }

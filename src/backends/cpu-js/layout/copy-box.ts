@@ -3,10 +3,11 @@
 // into longer runs; long runs copy with TypedArray.set, short ones (a rechunk along the last
 // axis makes millions of them) with a plain loop, which costs no view object per run.
 // Any dtype: element copies and `set` between arrays of one storage class work for BigInt
-// storage (int64, uint64) as for numbers.
+// storage (int64, uint64) as for numbers; complex blocks copy as float blocks with a
+// trailing (re, im) axis.
 
-import type { TypedArray } from '../../../array/dtype.ts';
-import { cStrides, type NDArray, shapeSize } from '../../../array/ndarray.ts';
+import { isComplex, realDType, type TypedArray } from '../../../array/dtype.ts';
+import { cStrides, NDArray, shapeSize } from '../../../array/ndarray.ts';
 import { setSame } from './storage.ts';
 
 /** Runs shorter than this are copied element by element. */
@@ -27,6 +28,11 @@ export function copyBox(
 ): void {
   const nd = dst.shape.length;
   if (shapeSize(count) === 0) return;
+  if (isComplex(dst.dtype)) {
+    const parts = (x: NDArray): NDArray => new NDArray(x.data, [...x.shape, 2], realDType(x.dtype));
+    copyBox(parts(dst), [...dstOffset, 0], parts(src), [...srcStart, 0], [...count, 2]);
+    return;
+  }
   if (nd === 0) {
     dst.data[0] = src.data[0]!;
     return;

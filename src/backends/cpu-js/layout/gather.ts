@@ -6,6 +6,7 @@ import { castData } from '../../../array/cast.ts';
 import {
   allocate,
   type DType,
+  elementWidth,
   isBigDType,
   type NumberArray,
   type TypedArray,
@@ -168,7 +169,8 @@ function take(inputs: Chunk[], p: TakeParams): NDArray {
   const shape = [...first.shape];
   shape[p.axis] = n;
   const out = allocate(first.dtype, shapeSize(shape));
-  const inner = shapeSize(shape.slice(p.axis + 1));
+  // complex elements are two floats: runs count storage slots
+  const inner = shapeSize(shape.slice(p.axis + 1)) * elementWidth(first.dtype);
   const outer = shapeSize(shape.slice(0, p.axis));
   if (p.front) shape.unshift(...shape.splice(p.axis, 1));
   for (let k = 0; k < n; k++) {

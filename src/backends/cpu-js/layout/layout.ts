@@ -2,7 +2,13 @@
 // Reshapes and inserted/removed unit axes are zero-copy views of the input block's data.
 
 import { castData } from '../../../array/cast.ts';
-import { allocate, type DType, type TypedArray } from '../../../array/dtype.ts';
+import {
+  allocate,
+  type DType,
+  isComplex,
+  realDType,
+  type TypedArray,
+} from '../../../array/dtype.ts';
 import { cStrides, NDArray, shapeSize } from '../../../array/ndarray.ts';
 import { arrayBlock } from '../../../kernels/array-block.ts';
 import type { Chunk, Kernel } from '../../../kernels/types.ts';
@@ -10,7 +16,8 @@ import { sliceND } from './slice.ts';
 
 /**
  * Copy `src` read through per-axis `strides` (0 repeats an element) from `base` into a new
- * C-contiguous array of `shape`: the one loop behind transpose and broadcast.
+ * C-contiguous array of `shape`: the one loop behind transpose and broadcast. Strides and
+ * base count elements (complex: pairs of floats, gathered as a trailing axis of 2).
  */
 export function gatherStrided(
   src: TypedArray,
@@ -19,6 +26,16 @@ export function gatherStrided(
   shape: readonly number[],
   dtype: DType,
 ): NDArray {
+  if (isComplex(dtype)) {
+    const parts = gatherStrided(
+      src,
+      2 * base,
+      [...strides.map((s) => 2 * s), 1],
+      [...shape, 2],
+      realDType(dtype),
+    );
+    return new NDArray(parts.data, shape, dtype);
+  }
   const total = shapeSize(shape);
   const out = allocate(dtype, total);
   const nd = shape.length;

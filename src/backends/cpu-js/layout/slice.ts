@@ -1,7 +1,8 @@
 // Strided n-d copy: out[i…] = x[start + i*step …] per axis; steps may be negative.
-// The core of from-array getters, basic slicing and rechunk splits; any dtype (int64 too).
+// The core of from-array getters, basic slicing and rechunk splits; any dtype (int64 too;
+// complex blocks are copied as float blocks with a trailing (re, im) axis).
 
-import { allocate, type TypedArray } from '../../../array/dtype.ts';
+import { allocate, isComplex, realDType, type TypedArray } from '../../../array/dtype.ts';
 import { NDArray } from '../../../array/ndarray.ts';
 import { copyBox } from './copy-box.ts';
 import { setSame } from './storage.ts';
@@ -51,7 +52,10 @@ export function sliceND(x: NDArray, sel: StridedSelection): NDArray {
   const total = sel.count.reduce((a, b) => a * b, 1);
   if (sel.view === true && total > 0 && nd > 0) {
     const off = contiguousRun(x.shape, sel);
-    if (off >= 0) return new NDArray(x.data.subarray(off, off + total), sel.count, x.dtype);
+    const w = isComplex(x.dtype) ? 2 : 1;
+    if (off >= 0) {
+      return new NDArray(x.data.subarray(off * w, (off + total) * w), sel.count, x.dtype);
+    }
   }
   const out = allocate(x.dtype, total);
   sliceInto(out, x, sel);
@@ -63,6 +67,16 @@ export function sliceND(x: NDArray, sel: StridedSelection): NDArray {
  * runs with TypedArray.set where the last axis has unit step, a strided loop otherwise.
  */
 export function sliceInto(out: TypedArray, x: NDArray, sel: StridedSelection): void {
+  if (isComplex(x.dtype)) {
+    // the same selection of the parts, every (re, im) pair whole
+    const parts = new NDArray(x.data, [...x.shape, 2], realDType(x.dtype));
+    sliceInto(out, parts, {
+      start: [...sel.start, 0],
+      step: [...sel.step, 1],
+      count: [...sel.count, 2],
+    });
+    return;
+  }
   const nd = x.shape.length;
   if (out.length === 0) return;
   const src = x.data;

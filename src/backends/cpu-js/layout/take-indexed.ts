@@ -1,7 +1,7 @@
 // 'take-indexed': gather along one axis by indices that are themselves a lazy array's block.
 // The task gets the index block and every input block along the axis (their offsets in params).
 
-import { allocate } from '../../../array/dtype.ts';
+import { allocate, elementWidth } from '../../../array/dtype.ts';
 import { NDArray, shapeSize } from '../../../array/ndarray.ts';
 import { blockAt } from '../../../chunking/blocks.ts';
 import { IndexError } from '../../../errors.ts';
@@ -26,7 +26,8 @@ function takeIndexed(inputs: Chunk[], p: TakeIndexedParams): NDArray {
   const shape = [...first.shape];
   shape[p.axis] = n;
   const out = allocate(first.dtype, shapeSize(shape));
-  const inner = shapeSize(shape.slice(p.axis + 1));
+  // complex elements are two floats: runs count storage slots
+  const inner = shapeSize(shape.slice(p.axis + 1)) * elementWidth(first.dtype);
   const outer = shapeSize(shape.slice(0, p.axis));
   for (let k = 0; k < n; k++) {
     let i = Number(idx.data[k]!);

@@ -1,12 +1,25 @@
 // Reductions with an identity (sum, prod, min, max, any, all, mean): partial, merge, finalize.
 // Intermediates are [values (keepdims shape, accumulator dtype), count (0-d float64)].
 
-import { allocate, type DType, isBigDType, isFloat, numberData } from '../../../array/dtype.ts';
+import {
+  allocate,
+  type DType,
+  isBigDType,
+  isComplex,
+  isFloat,
+  numberData,
+} from '../../../array/dtype.ts';
 import { NDArray } from '../../../array/ndarray.ts';
 import { DTypeError, ValueError } from '../../../errors.ts';
 import type { Chunk } from '../../../kernels/types.ts';
 import { convertBlock } from '../layout/layout.ts';
 import { bigMonoidMerge, bigMonoidPartial, isBigPartial } from './reduce-big.ts';
+import {
+  complexFinalize,
+  complexMerge,
+  complexPartial,
+  isComplexPartial,
+} from './reduce-complex.ts';
 import { allRuns, anyRuns, imulRuns, maxRuns, minRuns, prodRuns, sumRuns } from './reduce-loops.ts';
 import { type RunOp, reduceRuns, runLayout } from './reduce-runs.ts';
 
@@ -23,13 +36,13 @@ export interface MonoidParams {
   readonly dtype: DType;
 }
 
-/** The dtypes stored as JS numbers: every dtype a monoid reduction is given. */
-type NumberDType = Exclude<DType, 'int64' | 'uint64'>;
+/** The dtypes stored as one JS number each: every dtype min and max are given. */
+type NumberDType = Exclude<DType, 'int64' | 'uint64' | 'complex64' | 'complex128'>;
 
 /** `d` as a number dtype; int64 and uint64 (kept from these kernels) are a DTypeError. */
 function numberDType(d: DType, op: MonoidOp): NumberDType {
-  if (isBigDType(d)) {
-    throw new DTypeError(`${op}: int64/uint64 data reached a kernel that takes numbers only`);
+  if (isBigDType(d) || isComplex(d)) {
+    throw new DTypeError(`${op}: ${d} data reached a kernel that takes real numbers only`);
   }
   return d;
 }
@@ -128,6 +141,7 @@ export function monoidPartial(x: NDArray, p: MonoidParams): Chunk {
   const m = monoids[p.op];
   const block = p.castTo === undefined ? x : convertBlock(x, p.castTo);
   if (isBigDType(block.dtype)) return bigMonoidPartial(block, p);
+  if (isComplex(block.dtype)) return complexPartial(block, p, monoidPartial);
   const accDtype = m.accDtype(block.dtype);
   const { shape, count } = reducedShape(block.shape, p.axes);
   // reduced axes of extent 1 (a stacked block): the partial is the block itself, not a copy
@@ -145,6 +159,7 @@ export function monoidMerge(parts: readonly Chunk[], p: MonoidParams): Chunk {
   const [first, firstCount] = parts[0] as [NDArray, NDArray];
   if (parts.length === 1) return parts[0]!;
   if (isBigPartial(parts[0]!)) return bigMonoidMerge(parts, p);
+  if (isComplexPartial(parts[0]!)) return complexMerge(parts, p);
   const acc = numberData(allocate(first.dtype, first.size), p.op);
   acc.set(numberData(first.data, p.op));
   let count = numberData(firstCount.data, p.op)[0]!;
@@ -159,6 +174,7 @@ export function monoidMerge(parts: readonly Chunk[], p: MonoidParams): Chunk {
 
 /** The final values of a merged intermediate, in keepdims shape and the output dtype. */
 export function monoidFinalize(part: Chunk, p: MonoidParams): NDArray {
+  if (isComplexPartial(part)) return complexFinalize(part, p);
   const [v, c] = part as [NDArray, NDArray];
   const count = numberData(c.data, p.op)[0]!;
   if ((p.op === 'min' || p.op === 'max') && count === 0 && v.size > 0) {

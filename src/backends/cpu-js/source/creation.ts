@@ -9,6 +9,7 @@ import {
   type DType,
   isBigDType,
   isBigIntArray,
+  isComplex,
   isInteger,
   type TypedArray,
 } from '../../../array/dtype.ts';
@@ -91,9 +92,16 @@ export function storedFill(v: number | bigint, dtype: DType): number | bigint {
  * @example
  * fullBlock({ shape: [2], value: 7, dtype: 'int8' }).toArray(); // [7, 7]
  * fullBlock({ shape: [1], value: 2 ** 60, dtype: 'int64' }).get(0); // 1152921504606846976n
+ * fullBlock({ shape: [1], value: 2, dtype: 'complex64' }).get(0); // { re: 2, im: 0 }
  */
 export function fullBlock(p: FullParams): NDArray {
   const out = allocate(p.dtype, shapeSize(p.shape));
+  if (isComplex(p.dtype)) {
+    // a real fill value: (value, 0) per element
+    const x = Number(p.value);
+    if (!Object.is(x, 0)) for (let i = 0; i < out.length; i += 2) out[i] = x;
+    return new NDArray(out, p.shape, p.dtype);
+  }
   const v = storedFill(p.value, p.dtype);
   // the block comes zeroed: only -0 and other values need a fill
   if (!Object.is(v, 0) && v !== 0n) fillSame(out, v);
