@@ -15,6 +15,7 @@
 
 import { totalmem } from 'node:os';
 import { threadId } from 'node:worker_threads';
+import { adviseHugePages } from './huge-pages.ts';
 
 /** What the pool reads of a block's storage (any TypedArray view). */
 type View = ArrayBufferView;
@@ -82,6 +83,7 @@ export function pooledBuffer(bytes: number, zeroed = true): SharedArrayBuffer {
     if (zeroed) new Uint8Array(buf, 0, room).fill(0);
   } else {
     buf = new SharedArrayBuffer(room + TRAILER_BYTES);
+    adviseHugePages(buf);
     fresh += room;
   }
   const t = trailerOf(buf);

@@ -149,12 +149,6 @@ export interface CompiledLoop {
 
 /** Body copies per loop step: 8 elements per step halves the loop's own instructions. */
 export const UNROLL = 2;
-/**
- * Outputs of at least this many elements get a WASM memory of their own and are written in
- * place (making the memory and an instance costs tens of µs; the copy it saves, about 0.4 ns
- * per float64 element, measured on 10M elements). Below it, outputs are copied out of scratch.
- */
-export const DIRECT_MIN_ELEMENTS = 1 << 16;
 /** Bytes a loop may write past its n-th output element (4·UNROLL - 1 float64 lanes, rounded). */
 export const OVERRUN_BYTES = 4 * UNROLL * 8;
 

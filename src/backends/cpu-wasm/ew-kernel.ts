@@ -19,7 +19,7 @@ import {
 } from '../cpu-js/elementwise/elementwise.ts';
 import { exprKey } from '../cpu-js/elementwise/ew-codegen.ts';
 import type { EwParams, Expr } from '../cpu-js/elementwise/expr.ts';
-import { compileEwLoop, DIRECT_MIN_ELEMENTS, OVERRUN_BYTES, Unsupported } from './ew-compile.ts';
+import { compileEwLoop, OVERRUN_BYTES, Unsupported } from './ew-compile.ts';
 import { scratchMemory } from './scratch.ts';
 import { compile, instantiateModule, sharedMemory, type WasmMemory } from './wasm-api.ts';
 
@@ -121,10 +121,16 @@ export function evaluateExprWasm(inputs: readonly Chunk[], params: EwParams): ND
   const general = loop?.used.some((k) => layout.modes[k] === 'g');
   const inner = layout.shape[layout.shape.length - 1]!;
   if (loop === null || (general && inner < MIN_ROW)) return evaluateExpr(inputs, params);
-  const out =
-    size >= DIRECT_MIN_ELEMENTS
-      ? runDirect(loop, blocks, layout, scalar, directOutput(params.dtype, size, blocks.length))
-      : runTiles(loop, blocks, layout, scalar, numberData(allocate(params.dtype, size), 'ew'));
+  // the output goes to pooled (or huge-page) shared memory through the tile scratch: a fresh
+  // WebAssembly memory per block (runDirect) cost more than the copy it saves in pipelines
+  // (10 persisted 1M-element float32 blocks, sync: x*2+1 in 34 ms against 154 direct)
+  const out = runTiles(
+    loop,
+    blocks,
+    layout,
+    scalar,
+    numberData(allocate(params.dtype, size), 'ew'),
+  );
   return new NDArray(out, outShape, params.dtype);
 }
 
@@ -143,7 +149,11 @@ export interface DirectOutput {
   readonly out: NumberArray;
 }
 
-/** A fresh (zeroed) memory for an output of `size` `dtype` elements from `inputs` inputs. */
+/**
+ * A fresh (zeroed) memory for an output of `size` `dtype` elements from `inputs` inputs, for
+ * runDirect: bench/wasm.ts times the loop alone writing in place into a warm output with it.
+ * The kernel itself writes through tiles into pooled memory (see evaluateExprWasm).
+ */
 export function directOutput(dtype: DType, size: number, inputs: number): DirectOutput {
   const Ctor = typedArrayCtor(dtype);
   const inBase = Math.ceil((size * Ctor.BYTES_PER_ELEMENT + OVERRUN_BYTES) / 64) * 64;

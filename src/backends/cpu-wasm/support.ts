@@ -17,7 +17,7 @@ import { type DType, isComplex } from '../../array/dtype.ts';
 import type { OpMeta, Verdict } from '../../dispatch/types.ts';
 import type { EwParams, Expr } from '../cpu-js/elementwise/expr.ts';
 import { matmulBlockShape } from '../cpu-js/linalg/matmul-size.ts';
-import { DIRECT_MIN_ELEMENTS, EW_OPS } from './ew-compile.ts';
+import { EW_OPS } from './ew-compile.ts';
 import { MIN_RUN } from './reduce-kernel.ts';
 import { wasmApi } from './wasm-api.ts';
 import { emitModule, op, v } from './wasm-emit.ts';
@@ -165,14 +165,13 @@ const largest = (sizes: readonly (number | null)[] | undefined): number =>
  */
 export function shouldRun(op: string, meta: OpMeta): Verdict {
   if (op === 'ew') {
-    // float64 is memory-bound: cpu-wasm wins (x*2+1 on 10M elements 1.3-1.5 x) only where
-    // it writes the output in place, which it does for large outputs
-    if (
-      meta.blockElements > 0 &&
-      meta.blockElements < DIRECT_MIN_ELEMENTS &&
-      (meta.dtype === 'float64' || meta.inputs.some((x) => x.dtype === 'float64'))
-    ) {
-      return `cpu-wasm: float64 'ew' blocks under ${DIRECT_MIN_ELEMENTS} elements are as fast on cpu-js (memory-bound)`;
+    // float64 is memory-bound, and a block cpu-wasm writes out is a fresh WebAssembly memory
+    // it copies input tiles into, while cpu-js writes into pooled (or huge-page) memory and
+    // fuses a following sum: on 10 persisted 1M-element blocks (sync, one core) cpu-js ran
+    // x*2+1 in 59 ms against 100, a 6-op chain in 82 against 103, and sum(x*2+1) in 8 against
+    // 76 (cpu-wasm's 'ew' cannot fuse with cpu-js's float64 sum)
+    if (meta.inputs.some((x) => x.dtype === 'float64') || (meta.dtype as string) === 'float64') {
+      return "cpu-wasm: float64 'ew' is faster on cpu-js (memory-bound; pooled output memory)";
     }
     if (meta.blockElements > 0 && meta.blockElements < EW_MIN_ELEMENTS) {
       return `cpu-wasm: 'ew' blocks of ${meta.blockElements} elements are faster on cpu-js (< ${EW_MIN_ELEMENTS})`;

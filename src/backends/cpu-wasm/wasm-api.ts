@@ -1,6 +1,8 @@
 // The part of the WebAssembly JS API cpu-wasm uses, typed here because the project's type
 // libraries (ES2023 + node) lack it; `wasmApi()` is undefined where there is no WebAssembly.
 
+import { adviseHugePages } from '../../array/huge-pages.ts';
+
 /** A shared linear memory (its buffer is a SharedArrayBuffer). */
 export interface WasmMemory {
   readonly buffer: SharedArrayBuffer;
@@ -50,7 +52,12 @@ export function instantiate(
   return instantiateModule(compile(bytes), env);
 }
 
-/** A fresh shared memory of exactly `pages` pages (64 KiB each), zero-filled. */
+/**
+ * A fresh shared memory of exactly `pages` pages (64 KiB each), zero-filled; a large one is
+ * asked for huge pages before anything touches it (see array/huge-pages.ts).
+ */
 export function sharedMemory(pages: number): WasmMemory {
-  return new (api().Memory)({ initial: pages, maximum: pages, shared: true });
+  const mem = new (api().Memory)({ initial: pages, maximum: pages, shared: true });
+  adviseHugePages(mem.buffer);
+  return mem;
 }
