@@ -326,16 +326,28 @@ export function loopSource(spec: LoopSpec): string {
       '}',
     ].join('\n');
   }
-  return stridedSource(spec, used, head, hoisted, body, result);
+  return stridedSource(spec, used, head, hoisted, body, {
+    load: (k, at) => `const v${k} = a${k}[${at}];`,
+    store: (at) => `out[${at}] = ${result};`,
+    total: 'out.length',
+  });
 }
 
+/** How a loop reads input k at an index, stores its result, and how many outputs it has. */
+interface LoopText {
+  load(k: number, at: string): string;
+  store(at: string): string;
+  readonly total: string;
+}
+
+/** The loop over general (strided) inputs: an index per axis, rows along the last one. */
 function stridedSource(
   spec: LoopSpec,
   used: readonly number[],
   head: readonly string[],
   hoisted: readonly string[],
   body: string,
-  result: string,
+  text: LoopText,
 ): string {
   const g = used.filter((k) => spec.modes[k] === 'g');
   const c = used.filter((k) => spec.modes[k] === 'c');
@@ -348,15 +360,15 @@ function stridedSource(
     'const inner = shape[nd - 1];',
     ...g.map((k) => `const is${k} = st${k}[nd - 1];`),
     'const idx = new Array(nd).fill(0);',
-    'const total = out.length;',
+    `const total = ${text.total};`,
     'let o = 0;',
     'while (o < total) {',
     each((k) => `let q${k} = p${k};`),
     'for (let j = 0; j < inner; j++, o++) {',
-    ...g.map((k) => `const v${k} = a${k}[q${k}]; q${k} += is${k};`),
-    ...c.map((k) => `const v${k} = a${k}[o];`),
+    ...g.map((k) => `${text.load(k, `q${k}`)} q${k} += is${k};`),
+    ...c.map((k) => text.load(k, 'o')),
     body,
-    `out[o] = ${result};`,
+    text.store('o'),
     '}',
     'for (let ax = nd - 2; ax >= 0; ax--) {',
     each((k) => `p${k} += st${k}[ax];`),
@@ -409,31 +421,5 @@ function complexLoopSource(spec: LoopSpec): string {
       '}',
     ].join('\n');
   }
-  const each = (f: (k: number) => string): string => g.map(f).join(' ');
-  return [
-    ...head,
-    ...hoisted,
-    ...g.map((k) => `const st${k} = strides[${k}]; let p${k} = 0;`),
-    'const nd = shape.length;',
-    'const inner = shape[nd - 1];',
-    ...g.map((k) => `const is${k} = st${k}[nd - 1];`),
-    'const idx = new Array(nd).fill(0);',
-    `const total = ${total};`,
-    'let o = 0;',
-    'while (o < total) {',
-    each((k) => `let q${k} = p${k};`),
-    'for (let j = 0; j < inner; j++, o++) {',
-    ...g.map((k) => `${load(k, `q${k}`)} q${k} += is${k};`),
-    ...c.map((k) => load(k, 'o')),
-    body,
-    store('o'),
-    '}',
-    'for (let ax = nd - 2; ax >= 0; ax--) {',
-    each((k) => `p${k} += st${k}[ax];`),
-    'if (++idx[ax] < shape[ax]) break;',
-    each((k) => `p${k} -= st${k}[ax] * shape[ax];`),
-    'idx[ax] = 0;',
-    '}',
-    '}',
-  ].join('\n');
+  return stridedSource(spec, used, head, hoisted, body, { load, store, total });
 }
