@@ -34,6 +34,11 @@ const COMPLEX_KERNELS: ReadonlySet<string> = new Set([
   'convert',
   'view-as-real',
   'view-as-complex',
+  // setitem (real or complex values into complex blocks) and boolean selection
+  'set-region',
+  'where-set',
+  'compress',
+  'compress-band',
   // creation (real fill values) and I/O
   'full',
   'npy-read',
@@ -61,6 +66,9 @@ function unsupportedOp(expr: Expr, inputs: readonly DType[]): string | undefined
   return bad;
 }
 
+/** Layers of `x.set` (the value is cast to x's dtype). */
+const SET_OPS: ReadonlySet<string> = new Set(['setitem', 'setitem-mask']);
+
 /** Why a layer's kernel cannot take its complex blocks (undefined: it can). */
 function refusal(kernel: string, params: unknown, deps: readonly DType[]): string | undefined {
   if (REDUCE_KERNELS.has(kernel)) {
@@ -87,7 +95,14 @@ export function checkComplexDTypes(spec: LayerSpec): void {
     const d = spec.deps[i]!.dtype;
     if (isComplex(d)) complex = d;
   }
-  if (complex === undefined || spec.constant || spec.chunks.some((c) => c.length === 0)) return;
+  if (complex === undefined || spec.constant) return;
+  if (SET_OPS.has(spec.op) && !isComplex(spec.dtype)) {
+    // NumPy drops the imaginary parts (with a ComplexWarning); astype refuses it here too
+    throw new DTypeError(
+      `set: '${complex}' values cannot be set into a '${spec.dtype}' array without losing their imaginary parts; set real(value), or cast the array to complex first`,
+    );
+  }
+  if (spec.chunks.some((c) => c.length === 0)) return;
   const probe = spec.task(spec.chunks.map(() => 0));
   const deps = spec.deps.map((d) => d.dtype);
   if (refusal(probe.kernel, probe.params, deps) === undefined) return;

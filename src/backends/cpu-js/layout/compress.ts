@@ -1,7 +1,8 @@
 // Boolean selection kernels: the values where a same-shape mask is true, in C order. Two
 // passes per task: count the mask's true elements, then copy into an output of that size.
+// Complex elements are (re, im) pairs of storage slots, copied by a loop of their own.
 
-import { allocate, type TypedArray } from '../../../array/dtype.ts';
+import { allocate, isComplex, type TypedArray } from '../../../array/dtype.ts';
 import { NDArray } from '../../../array/ndarray.ts';
 import { arrayBlock } from '../../../kernels/array-block.ts';
 import type { Chunk, Kernel } from '../../../kernels/types.ts';
@@ -42,12 +43,39 @@ function compressRun(
   return o;
 }
 
+/** compressRun for complex data: element i is the pair (2i, 2i + 1) of `x` and of `out`. */
+function compressRunPairs(
+  out: TypedArray,
+  o: number,
+  x: TypedArray,
+  m: Uint8Array,
+  from: number,
+  to: number,
+): number {
+  const last = out.length / 2 - 1;
+  let i = from;
+  for (; i < to && o < last; i++) {
+    out[2 * o] = x[2 * i]!;
+    out[2 * o + 1] = x[2 * i + 1]!;
+    o += -m[i]! >>> 31;
+  }
+  for (; i < to; i++) {
+    if (m[i] === 0) continue;
+    out[2 * o] = x[2 * i]!;
+    out[2 * o + 1] = x[2 * i + 1]!;
+    o++;
+  }
+  return o;
+}
+
 function compress(inputs: Chunk[]): NDArray {
   const x = arrayBlock(inputs[0], 'compress');
   const m = arrayBlock(inputs[1], 'compress').data as Uint8Array;
-  const out = allocate(x.dtype, countTrue(m));
-  compressRun(out, 0, x.data, m, 0, m.length);
-  return new NDArray(out, [out.length], x.dtype);
+  const n = countTrue(m);
+  const out = allocate(x.dtype, n);
+  const run = isComplex(x.dtype) ? compressRunPairs : compressRun;
+  run(out, 0, x.data, m, 0, m.length);
+  return new NDArray(out, [n], x.dtype);
 }
 
 /** Per global index along an axis of the band: the block along that axis and the local index. */
@@ -79,9 +107,10 @@ function compressBand(inputs: Chunk[], p: CompressBandParams): NDArray {
   for (const m of ms) n += countTrue(m);
   const out = allocate(first.dtype, n);
   const nd = first.shape.length;
+  const run = isComplex(first.dtype) ? compressRunPairs : compressRun;
   if (n === 0) return new NDArray(out, [n], first.dtype);
   if (nd <= 1) {
-    compressRun(out, 0, first.data, ms[0]!, 0, first.size);
+    run(out, 0, first.data, ms[0]!, 0, first.size);
     return new NDArray(out, [n], first.dtype);
   }
   // block extents along each axis 1…nd-1, read off the blocks of the grid's first row/column
@@ -111,7 +140,7 @@ function compressBand(inputs: Chunk[], p: CompressBandParams): NDArray {
       let r = idx[0]!;
       for (let a = 1; a < nd - 1; a++) r = r * sh[a]! + maps[a - 1]!.local[idx[a]!]!;
       const len = lastExt[j]!;
-      o = compressRun(out, o, blk.data, ms[k]!, r * len, r * len + len);
+      o = run(out, o, blk.data, ms[k]!, r * len, r * len + len);
     }
     if (o >= n) break;
     let a = nd - 2;

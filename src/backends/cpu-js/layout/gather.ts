@@ -1,6 +1,7 @@
 // Kernels that move elements between blocks: indexing, rechunk merges, take, masks, setitem.
 // Plain loops over C-contiguous blocks; a `null` count means "the input block's whole extent".
-// Any dtype: int64 and uint64 blocks (BigInt storage) copy as number ones do.
+// Any dtype: int64 and uint64 blocks (BigInt storage) copy as number ones do; complex elements
+// are (re, im) pairs of storage slots.
 
 import { castData } from '../../../array/cast.ts';
 import {
@@ -8,6 +9,7 @@ import {
   type DType,
   elementWidth,
   isBigDType,
+  isComplex,
   type NumberArray,
   type TypedArray,
 } from '../../../array/dtype.ts';
@@ -187,9 +189,70 @@ function take(inputs: Chunk[], p: TakeParams): NDArray {
   return new NDArray(out, shape, first.dtype);
 }
 
+/**
+ * The value block as complex `out` stores it (a complex copy of real values, im 0; complex64
+ * and complex128 converted to out's), or undefined for a scalar set.
+ */
+function complexValue(inputs: Chunk[], at: number, out: NDArray): TypedArray | undefined {
+  const c = inputs[at];
+  if (c === undefined) return undefined;
+  const value = arrayBlock(c, 'gather');
+  return value.dtype === out.dtype ? value.data : castData(value.data, value.dtype, out.dtype);
+}
+
+/** setRegion on a complex block: each element is the pair (2d, 2d + 1) of its storage. */
+function setRegionComplex(inputs: Chunk[], p: SetRegionParams, out: NDArray): NDArray {
+  const o = out.data as Float32Array | Float64Array;
+  const count = resolveCounts(out, p.start, p.count);
+  const src = complexValue(inputs, 1, out) as Float32Array | Float64Array | undefined;
+  if (src === undefined) {
+    const re = p.scalar ?? 0;
+    const zeros = p.start.map(() => 0);
+    walkRegion(out.shape, p.start, p.step, count, zeros, (d) => {
+      o[2 * d] = re;
+      o[2 * d + 1] = 0;
+    });
+    return out;
+  }
+  const vs = broadcastStrides(arrayBlock(inputs[1], 'gather'), out.shape.length, p.keep);
+  walkRegion(out.shape, p.start, p.step, count, vs, (d, v) => {
+    o[2 * d] = src[2 * v]!;
+    o[2 * d + 1] = src[2 * v + 1]!;
+  });
+  return out;
+}
+
+/** whereSet on a complex block (pairs, as setRegionComplex). */
+function whereSetComplex(inputs: Chunk[], p: { scalar?: number }, out: NDArray): NDArray {
+  const o = out.data as Float32Array | Float64Array;
+  const m = arrayBlock(inputs[1], 'gather').data as Uint8Array;
+  const src = complexValue(inputs, 2, out) as Float32Array | Float64Array | undefined;
+  if (src === undefined) {
+    const re = p.scalar ?? 0;
+    for (let i = 0; i < m.length; i++) {
+      if (m[i] === 0) continue;
+      o[2 * i] = re;
+      o[2 * i + 1] = 0;
+    }
+    return out;
+  }
+  const nd = out.shape.length;
+  const axes = Array.from({ length: nd }, (_, i) => i);
+  const vs = broadcastStrides(arrayBlock(inputs[2], 'gather'), nd, axes);
+  const zeros = axes.map(() => 0);
+  const ones = axes.map(() => 1);
+  walkRegion(out.shape, zeros, ones, out.shape, vs, (d, v) => {
+    if (m[d] === 0) return;
+    o[2 * d] = src[2 * v]!;
+    o[2 * d + 1] = src[2 * v + 1]!;
+  });
+  return out;
+}
+
 function setRegion(inputs: Chunk[], p: SetRegionParams): NDArray {
   const out = copyOf(arrayBlock(inputs[0], 'gather'));
   const dt = out.dtype;
+  if (isComplex(dt)) return setRegionComplex(inputs, p, out);
   const o = out.data;
   const count = resolveCounts(out, p.start, p.count);
   if (p.scalar !== undefined) {
@@ -221,6 +284,7 @@ function whereSet(inputs: Chunk[], p: { scalar?: number }): NDArray {
   const m = arrayBlock(inputs[1], 'gather').data as Uint8Array;
   const o = out.data;
   const dt = out.dtype;
+  if (isComplex(dt)) return whereSetComplex(inputs, p, out);
   if (p.scalar !== undefined) {
     const v = storedScalar(dt, p.scalar);
     for (let i = 0; i < m.length; i++) if (m[i] !== 0) o[i] = v;
