@@ -49,6 +49,12 @@ const BIG_KERNELS: ReadonlySet<string> = new Set([
   'sort-merge',
   // differences (BigInt subtraction, modulo 2^64)
   'diff-axis',
+  // unique values, binary searches and top-k selection (BigInt comparisons)
+  'unique-block',
+  'unique-merge',
+  'unique-inverse',
+  'searchsorted-count',
+  'topk-block',
   // creation, user kernels and I/O
   'full',
   'arange',

@@ -4,7 +4,7 @@
 
 import { checkOptions } from '../array/check-options.ts';
 import { arange } from '../array/creation.ts';
-import { isInteger } from '../array/dtype.ts';
+import { isBigDType, isInteger, promoteTypes } from '../array/dtype.ts';
 import { type ArrayLike, asLazy } from '../array/from-array.ts';
 import type { KnownIn } from '../array/known-shape.ts';
 import { LazyArray } from '../array/lazy-array.ts';
@@ -15,7 +15,7 @@ import { ChunkError, DTypeError, IndexError, ShapeError, ValueError } from '../e
 import { defineLayer } from '../graph/define-layer.ts';
 import { broadcastTo } from './axes.ts';
 import { normalizeAxis } from './axis-args.ts';
-import { notEqual } from './elementwise-logic.ts';
+import { astype, notEqual } from './elementwise-logic.ts';
 import { mask } from './indexing.ts';
 import { rechunk } from './rechunk.ts';
 import { sum } from './reductions.ts';
@@ -63,7 +63,9 @@ export interface SearchsortedOptions {
 /**
  * Where the elements of x2 would be inserted into the sorted 1-D x1 to keep it sorted
  * (int32, x2's shape). Each chunk of x1 counts its elements before each x2 value and the
- * counts are summed, so x1 stays chunked. NaN sorts last.
+ * counts are summed, so x1 stays chunked. NaN sorts last. With int64 or uint64 on either
+ * side both are cast to their common dtype first, as NumPy does: int64 with int32 compares
+ * exactly as BigInts; with float64 (or int64 with uint64) both compare as float64.
  * @example
  * searchsorted(fromArray([1, 2, 2, 3], { chunks: 2 }), fromArray([2, 5]), { side: 'right' }); // [3, 4]
  */
@@ -74,7 +76,7 @@ export function searchsorted<X1 extends ArrayLike, X2 extends ArrayLike>(
 ): LazyArray<KnownIn<[X1, X2]>> {
   const o = checkOptions('searchsorted', opts);
   let a: LazyArray = asLazy(x1, 'searchsorted');
-  const v = asLazy(x2, 'searchsorted');
+  let v: LazyArray = asLazy(x2, 'searchsorted');
   if (a.ndim !== 1) {
     throw new ShapeError(`searchsorted: x1 must be 1-D, got shape ${formatValue(a.shape)}`);
   }
@@ -84,6 +86,12 @@ export function searchsorted<X1 extends ArrayLike, X2 extends ArrayLike>(
   }
   if (o.sorter !== undefined) a = take(a, asLazy(o.sorter, 'searchsorted'));
   knownShape('searchsorted', a);
+  if (isBigDType(a.dtype) || isBigDType(v.dtype)) {
+    // the kernel's BigInt path compares blocks of one dtype (casts keep x1 sorted)
+    const common = promoteTypes(a.dtype, v.dtype);
+    if (a.dtype !== common) a = astype(a, common);
+    if (v.dtype !== common) v = astype(v, common);
+  }
   const counts = defineLayer({
     op: 'searchsorted-count',
     token: [side],
