@@ -1,7 +1,7 @@
 // coarsen (dask.array.coarsen): non-overlapping windows of `factor` elements per axis each
 // reduced to one, block by block after chunks are aligned to multiples of the factors.
 
-import { type DType, isFloat, kindOf } from '../array/dtype.ts';
+import { type DType, isBigDType, isFloat, kindOf } from '../array/dtype.ts';
 import { type ArrayLike, asLazy } from '../array/from-array.ts';
 import type { KnownIn } from '../array/known-shape.ts';
 import { LazyArray } from '../array/lazy-array.ts';
@@ -40,8 +40,12 @@ export interface CoarsenOptions {
   readonly pad?: number | PadMode;
 }
 
-const intSum = (d: DType): DType => (isFloat(d) ? d : kindOf(d) === 'uint' ? 'uint32' : 'int32');
+// int64 and uint64 sum and multiply in their own dtype (exact modulo 2^64, as NumPy)
+const intSum = (d: DType): DType =>
+  isFloat(d) || isBigDType(d) ? d : kindOf(d) === 'uint' ? 'uint32' : 'int32';
 const floating = (d: DType): DType => (isFloat(d) ? d : 'float64');
+/** int64 and uint64 windows' moments are computed in float64, as NumPy's var and std. */
+const castBig = (d: DType) => (isBigDType(d) ? { castTo: 'float64' as const } : {});
 
 /** Output dtype and kernel params (less axes) of each reduction. */
 type WindowReduce = Exclude<ReduceParams, { op: 'argmin' | 'argmax' }>;
@@ -53,8 +57,8 @@ const REDUCTIONS: Record<CoarsenReductionName, (d: DType) => Omit<WindowReduce, 
   max: (d) => ({ op: 'max', dtype: d }),
   any: () => ({ op: 'any', dtype: 'bool' }),
   all: () => ({ op: 'all', dtype: 'bool' }),
-  var: (d) => ({ op: 'var', correction: 0, sqrt: false, dtype: floating(d) }),
-  std: (d) => ({ op: 'var', correction: 0, sqrt: true, dtype: floating(d) }),
+  var: (d) => ({ op: 'var', correction: 0, sqrt: false, dtype: floating(d), ...castBig(d) }),
+  std: (d) => ({ op: 'var', correction: 0, sqrt: true, dtype: floating(d), ...castBig(d) }),
 };
 
 const BY_FUNCTION = new Map<unknown, CoarsenReductionName>([

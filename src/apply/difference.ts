@@ -2,7 +2,7 @@
 // each block gets its neighbours' edge elements through overlap, then one stencil kernel.
 
 import { full } from '../array/creation.ts';
-import { isFloat, resultType } from '../array/dtype.ts';
+import { isBigDType, isFloat, resultType } from '../array/dtype.ts';
 import { type ArrayLike, asLazy } from '../array/from-array.ts';
 import type { KnownIn } from '../array/known-shape.ts';
 import { LazyArray } from '../array/lazy-array.ts';
@@ -13,6 +13,7 @@ import { ChunkError, DTypeError, ValueError } from '../errors.ts';
 import { defineLayer } from '../graph/define-layer.ts';
 import { normalizeAxes, normalizeAxis } from './axis-args.ts';
 import { concat } from './concat.ts';
+import { astype } from './elementwise-logic.ts';
 import { overlapFor } from './overlap.ts';
 import { rechunk } from './rechunk.ts';
 
@@ -115,7 +116,13 @@ function gradientAlong(a: LazyArray, axis: number): LazyArray {
     );
   }
   const dtype = isFloat(a.dtype) ? a.dtype : 'float64';
-  const y = overlapFor('gradient', a, { [axis]: 1 }, 'none');
+  // NumPy's gradient converts int64/uint64 to float64 first (rounded past 2^53)
+  const y = overlapFor(
+    'gradient',
+    isBigDType(a.dtype) ? astype(a, 'float64') : a,
+    { [axis]: 1 },
+    'none',
+  );
   const last = y.chunks[axis]!.length - 1;
   const halo = (k: number) => ({ before: k > 0 ? 1 : 0, after: k < last ? 1 : 0 });
   const chunks = y.chunks.map((c, ax) =>

@@ -88,13 +88,18 @@ const BIG_REDUCTIONS: ReadonlySet<string> = new Set([
 
 const REDUCE_KERNELS = new Set(['reduce-partial', 'reduce-combine', 'reduce-aggregate']);
 
+/** The reductions of a 'coarsen-block' task's params. */
+const reduceOp = (params: unknown): string => (params as { op?: string } | undefined)?.op ?? '';
+
 /** True when the kernel of a layer's tasks takes int64/uint64 blocks with these params. */
 function takesBig(kernel: string, params: unknown): boolean {
   // einsum of two operands is bilinear: exact by limbs, as matmul (three or more are not)
   if (kernel === 'einsum')
     return (params as { terms?: unknown[] } | undefined)?.terms?.length === 2;
-  if (REDUCE_KERNELS.has(kernel)) {
-    return BIG_REDUCTIONS.has((params as { op?: string } | undefined)?.op ?? '');
+  if (REDUCE_KERNELS.has(kernel)) return BIG_REDUCTIONS.has(reduceOp(params));
+  // coarsen reduces each window with the reduction kernels
+  if (kernel === 'coarsen-block') {
+    return BIG_REDUCTIONS.has(reduceOp((params as { reduce?: unknown } | undefined)?.reduce));
   }
   return BIG_KERNELS.has(kernel);
 }

@@ -1,4 +1,4 @@
-// int64 and uint64 unique, searchsorted and topk/argtopk against a dense
+// int64 and uint64 unique, searchsorted, topk/argtopk, gradient and coarsen against a dense
 // BigInt reference on random shapes and chunkings, with values near ±2^63 and neighbours
 // past 2^53 that a double cannot tell apart.
 
@@ -9,9 +9,14 @@ import { NDArray } from '../../src/array/ndarray.ts';
 import {
   argsort,
   argtopk,
+  coarsen,
   compute,
   fromArray,
+  gradient,
+  max,
+  mean,
   searchsorted,
+  sum,
   topk,
   uniqueAll,
   uniqueCounts,
@@ -65,6 +70,7 @@ function lazyBig(values: bigint[], shape: number[], r: () => number, dtype: DTyp
 
 const bigs = (a: NDArray): bigint[] => Array.from(a.data as BigIntArray);
 const ints = (a: NDArray): number[] => Array.from(a.data as Int32Array);
+const nums = (a: NDArray): number[] => Array.from(a.data as Float64Array);
 
 /** The flat indices of every line along `axis` of a C-order array of `shape`. */
 function lines(shape: readonly number[], axis: number): number[][] {
@@ -289,5 +295,129 @@ describe('int64 and uint64 topk and argtopk against BigInt order', () => {
     expect(bigs(t)).toEqual([MAX, b + 3n, b + 3n]);
     expect(ints(at)).toEqual([6, 1, 3, 0]);
     expect(ints(lo)).toEqual([5, 2, 4]);
+  });
+});
+
+/** np.gradient (edge_order 1) of one line of doubles. */
+function gradRef(f: readonly number[]): number[] {
+  const n = f.length;
+  return f.map((_, i) =>
+    i === 0 ? f[1]! - f[0]! : i === n - 1 ? f[n - 1]! - f[n - 2]! : (f[i + 1]! - f[i - 1]!) / 2,
+  );
+}
+
+describe('int64 and uint64 gradient in float64, as NumPy', () => {
+  for (const dtype of DTYPES) {
+    const w = wrapOf(dtype);
+    it.each([1, 2, 3, 4, 5])(`${dtype}, seed %i`, async (seed) => {
+      const r = rng(seed * 43 + dtype.length);
+      const shape = randomShape(r).map((s) => s + 1);
+      const values = randomBig(size(shape), r).map(w);
+      const x = lazyBig(values, shape, r, dtype);
+      const gs = await Promise.all(gradient(x).map((g) => compute(g, SYNC)));
+      const f = values.map(Number);
+      gs.forEach((g, axis) => {
+        expect(g.dtype).toBe('float64');
+        expect(g.shape).toEqual(shape);
+        const want = new Array<number>(f.length);
+        for (const l of lines(shape, axis)) {
+          const d = gradRef(l.map((i) => f[i]!));
+          l.forEach((i, q) => {
+            want[i] = d[q]!;
+          });
+        }
+        expect(nums(g)).toEqual(want);
+      });
+    });
+  }
+
+  it('rounds past 2^53 before differencing, as NumPy', async () => {
+    const b = 2n ** 53n;
+    const g = await compute(gradient(fromArray(BigInt64Array.of(b, b + 1n, b + 3n)), { axis: 0 }));
+    expect(nums(g)).toEqual([0, 2, 4]);
+  });
+});
+
+describe('int64 and uint64 coarsen: sums exact, means and moments in float64', () => {
+  for (const dtype of DTYPES) {
+    const w = wrapOf(dtype);
+    it.each([1, 2, 3, 4, 5, 6])(`${dtype}, seed %i`, async (seed) => {
+      const r = rng(seed * 67 + dtype.length);
+      const nd = 1 + Math.floor(r() * 2);
+      const factors = Array.from({ length: nd }, () => 1 + Math.floor(r() * 3));
+      const shape = factors.map((f) => f * (1 + Math.floor(r() * 3)));
+      const values = randomBig(size(shape), r).map(w);
+      const x = lazyBig(values, shape, r, dtype);
+      const axes = Object.fromEntries(factors.map((f, ax) => [ax, f]));
+      const [s, p, m, lo, hi, v, sd, an, s2, mx2] = await compute(
+        coarsen('sum', x, axes),
+        coarsen('prod', x, axes),
+        coarsen('mean', x, axes),
+        coarsen('min', x, axes),
+        coarsen('max', x, axes),
+        coarsen('var', x, axes),
+        coarsen('std', x, axes),
+        coarsen('any', x, axes),
+        coarsen(sum, x, axes),
+        coarsen(max, x, axes),
+        SYNC,
+      );
+      // each output element's window, as flat input indices
+      const outShape = shape.map((n, ax) => n / factors[ax]!);
+      const windows: bigint[][] = [];
+      for (let o = 0; o < size(outShape); o++) {
+        const oc = outShape.map(
+          (_, ax) => Math.floor(o / size(outShape.slice(ax + 1))) % outShape[ax]!,
+        );
+        const win: bigint[] = [];
+        for (let k = 0; k < size(factors); k++) {
+          const kc = factors.map(
+            (_, ax) => Math.floor(k / size(factors.slice(ax + 1))) % factors[ax]!,
+          );
+          let flat = 0;
+          shape.forEach((n, ax) => {
+            flat = flat * n + oc[ax]! * factors[ax]! + kc[ax]!;
+          });
+          win.push(values[flat]!);
+        }
+        windows.push(win);
+      }
+      expect(s.dtype).toBe(dtype);
+      expect(p.dtype).toBe(dtype);
+      expect(m.dtype).toBe('float64');
+      expect(lo.dtype).toBe(dtype);
+      expect(s.shape).toEqual(outShape);
+      expect(bigs(s)).toEqual(windows.map((q) => w(q.reduce((a, b) => a + b, 0n))));
+      expect(bigs(s2)).toEqual(bigs(s));
+      expect(bigs(p)).toEqual(windows.map((q) => w(q.reduce((a, b) => a * b, 1n))));
+      expect(bigs(lo)).toEqual(windows.map((q) => [...q].sort(cmp)[0]!));
+      expect(bigs(hi)).toEqual(windows.map((q) => [...q].sort(cmp).at(-1)!));
+      expect(bigs(mx2)).toEqual(bigs(hi));
+      expect(Array.from(an.data as Uint8Array)).toEqual(
+        windows.map((q) => (q.some((e) => e !== 0n) ? 1 : 0)),
+      );
+      const close = (got: number, want: number, scale: number): void => {
+        expect(Math.abs(got - want)).toBeLessThanOrEqual(1e-12 * scale + 1e-12);
+      };
+      windows.forEach((q, i) => {
+        const f = q.map(Number);
+        const scale = Math.max(...f.map(Math.abs));
+        // the exact sum rounded once, then divided (NumPy's float64 sum is within rounding)
+        close(nums(m)[i]!, Number(q.reduce((a, b) => a + b, 0n)) / q.length, scale);
+        const mu = f.reduce((a, b) => a + b, 0) / f.length;
+        const vr = f.reduce((a, b) => a + (b - mu) ** 2, 0) / f.length;
+        close(nums(v)[i]!, vr, scale * scale);
+        close(nums(sd)[i]!, Math.sqrt(vr), scale);
+      });
+    });
+  }
+
+  it('sums near the extremes wrap modulo 2^64 and means do not', async () => {
+    const x = fromArray(BigInt64Array.of(MAX, 1n, MIN, -1n, 2n ** 53n, 2n ** 53n + 1n), {
+      chunks: 3,
+    });
+    const [s, m] = await compute(coarsen('sum', x, { 0: 2 }), coarsen(mean, x, { 0: 2 }), SYNC);
+    expect(bigs(s)).toEqual([MIN, MAX, 2n ** 54n + 1n]);
+    expect(nums(m)).toEqual([2 ** 62, -(2 ** 62), 2 ** 53]);
   });
 });
