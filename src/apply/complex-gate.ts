@@ -39,6 +39,10 @@ const COMPLEX_KERNELS: ReadonlySet<string> = new Set([
   'where-set',
   'compress',
   'compress-band',
+  // products through real GEMMs of the parts (matmul-complex.ts) and sums of their partials
+  'matmul',
+  'einsum',
+  'contract-sum',
   // creation (real fill values) and I/O
   'full',
   'npy-read',
@@ -108,6 +112,6 @@ export function checkComplexDTypes(spec: LayerSpec): void {
   if (refusal(probe.kernel, probe.params, deps) === undefined) return;
   const fn = functionOf(spec.op);
   throw new DTypeError(
-    `${fn}: dtype '${complex}' is not supported by ${fn}; complex arrays take elementwise arithmetic, exp/log/sqrt/sin/cos/tanh, abs/real/imag/conj, comparisons for equality, sum/prod/mean and data movement`,
+    `${fn}: dtype '${complex}' is not supported by ${fn}; complex arrays take elementwise arithmetic, exp/log/sqrt/sin/cos/tanh, abs/real/imag/conj, comparisons for equality, sum/prod/mean, matmul/tensordot/einsum and data movement`,
   );
 }

@@ -2,7 +2,7 @@
 // built from lazy manipulation, elementwise and reduction layers (cross/diagonal: one op).
 
 import { checkOptions } from '../array/check-options.ts';
-import { type DType, resultType } from '../array/dtype.ts';
+import { type DType, isComplex, resultType } from '../array/dtype.ts';
 import { type ArrayLike, asLazy } from '../array/from-array.ts';
 import type { KnownIn } from '../array/known-shape.ts';
 import type { LazyArray } from '../array/lazy-array.ts';
@@ -10,6 +10,7 @@ import { formatTuple, formatValue } from '../chunking/format.ts';
 import { ShapeError, ValueError } from '../errors.ts';
 import { expandDims } from './axes.ts';
 import { normalizeAxis } from './axis-args.ts';
+import { conj } from './complex-parts.ts';
 import { multiply } from './elementwise-arith.ts';
 import { coreApply, coreShape } from './linalg-core.ts';
 import { sum } from './reductions.ts';
@@ -145,7 +146,7 @@ export function cross<X1 extends ArrayLike, X2 extends ArrayLike>(
 
 /**
  * The dot product of `x1` and `x2` along `axis` (default -1), the other axes broadcast:
- * `sum(x1 · x2, axis)`.
+ * `sum(conj(x1) · x2, axis)` (conj changes complex x1 only).
  * @example
  * linalg.vecdot(fromArray([[1, 2], [3, 4]]), fromArray([1, 1])).compute().toNested(); // [3, 7]
  */
@@ -168,5 +169,6 @@ export function vecdot<X1 extends ArrayLike, X2 extends ArrayLike>(
       `${fn}: axis ${axis} has size ${pa.size} in ${formatTuple(a.shape)} but ${pb.size} in ${formatTuple(b.shape)}`,
     );
   }
-  return sum(multiply(a, b), { axis: neg }) as LazyArray<KnownIn<[X1, X2]>>;
+  const ca = isComplex(a.dtype) ? conj(a) : a;
+  return sum(multiply(ca, b), { axis: neg }) as LazyArray<KnownIn<[X1, X2]>>;
 }

@@ -1,7 +1,9 @@
 // vecdot and matrixTranspose (Array API): the dot product of vectors along an axis, as a
-// fused multiply-and-sum per block, and the swap of the last two axes.
+// fused multiply-and-sum per block (complex x1 conjugated, as the standard says), and the
+// swap of the last two axes.
 
 import { checkOptions } from '../array/check-options.ts';
+import { isComplex } from '../array/dtype.ts';
 import { type ArrayLike, asLazy } from '../array/from-array.ts';
 import type { KnownIn } from '../array/known-shape.ts';
 import type { LazyArray } from '../array/lazy-array.ts';
@@ -9,12 +11,14 @@ import { broadcastShapes } from '../chunking/broadcast.ts';
 import { formatValue } from '../chunking/format.ts';
 import { ShapeError } from '../errors.ts';
 import { normalizeAxis } from './axis-args.ts';
+import { conj } from './complex-parts.ts';
 import { multiply } from './elementwise-arith.ts';
 import { sum } from './reductions.ts';
 import { swapaxes } from './transpose.ts';
 
 /**
- * The dot product of x1 and x2 along `axis` (default -1), broadcasting the other axes.
+ * The dot product of x1 and x2 along `axis` (default -1), broadcasting the other axes:
+ * `sum(conj(x1) · x2, axis)` (conj changes complex x1 only).
  * @example
  * vecdot(fromArray([[1, 2], [3, 4]]), fromArray([1, 1])); // [3, 7]
  */
@@ -36,7 +40,8 @@ export function vecdot<X1 extends ArrayLike, X2 extends ArrayLike>(
       `vecdot: sizes ${formatValue(na)} and ${formatValue(nb)} along axis ${o.axis ?? -1} differ`,
     );
   }
-  return sum(multiply(a, b), { axis }) as LazyArray<KnownIn<[X1, X2]>>;
+  const ca = isComplex(a.dtype) ? conj(a) : a;
+  return sum(multiply(ca, b), { axis }) as LazyArray<KnownIn<[X1, X2]>>;
 }
 
 /**

@@ -6,6 +6,7 @@ import {
   type BigIntArray,
   type DType,
   isBigDType,
+  isComplex,
   type NumberArray,
   numberData,
 } from '../../../array/dtype.ts';
@@ -15,6 +16,7 @@ import type { Chunk, Kernel } from '../../../kernels/types.ts';
 import { permuteBlock } from '../layout/layout.ts';
 import { asFloat64, type Gemm, gemmAccumulate, storeAs } from './matmul.ts';
 import { limbProduct } from './matmul-big.ts';
+import { complexProduct } from './matmul-complex.ts';
 
 /** Params of the 'einsum' kernel: inputs are groups of one block per term, summed over groups. */
 export interface EinsumParams {
@@ -211,6 +213,7 @@ export function einsumBlocks(
 export function contractSum(inputs: readonly Chunk[], p: ContractSumParams): NDArray {
   const first = arrayBlock(inputs[0], 'einsum');
   if (isBigDType(p.dtype)) return bigSum(inputs, p, first);
+  if (isComplex(p.dtype)) return complexSum(inputs, p, first);
   const acc = accumulator(p.dtype, first.size);
   for (const c of inputs) {
     const d = numberData(arrayBlock(c, 'einsum').data, 'einsum');
@@ -251,10 +254,47 @@ function bigSum(inputs: readonly Chunk[], p: ContractSumParams, first: NDArray):
   return new NDArray(acc, shape, p.dtype);
 }
 
+/** contractSum of complex blocks (real ones count as im 0): both parts summed in float64. */
+function complexSum(inputs: readonly Chunk[], p: ContractSumParams, first: NDArray): NDArray {
+  const acc = new Float64Array(2 * first.size);
+  for (const c of inputs) {
+    const x = arrayBlock(c, 'einsum');
+    if (x.size !== first.size) throw new RangeError('contract-sum: blocks differ in size');
+    const d = numberData(x.data, 'einsum');
+    if (isComplex(x.dtype)) for (let i = 0; i < acc.length; i++) acc[i]! += d[i]!;
+    else for (let i = 0; i < d.length; i++) acc[2 * i]! += d[i]!;
+  }
+  const out = allocate(p.dtype, first.size) as Float32Array | Float64Array;
+  out.set(acc);
+  const shape = p.squeeze ? first.shape.slice(0, -1) : first.shape;
+  return new NDArray(out, shape, p.dtype);
+}
+
+/**
+ * einsum of complex operands (real ones count as im 0): real einsums of their parts, 2^n of
+ * them for n operands (four for two), see complexProduct.
+ * @example
+ * complexEinsumBlocks([a, b], { terms: ['ij', 'jk'], out: 'ik', dtype: 'complex128' });
+ */
+export function complexEinsumBlocks(inputs: readonly Chunk[], p: EinsumParams): NDArray {
+  const float: EinsumParams = { ...p, dtype: 'float64' };
+  return complexProduct(
+    inputs,
+    p.terms.length,
+    (blocks) => einsumBlocks(blocks, float),
+    p.dtype,
+    'einsum',
+  );
+}
+
+function einsumKernel(inputs: Chunk[], p: EinsumParams): NDArray {
+  if (isBigDType(p.dtype)) return bigEinsumBlocks(inputs, p);
+  return isComplex(p.dtype) ? complexEinsumBlocks(inputs, p) : einsumBlocks(inputs, p);
+}
+
 /** Einsum kernels by name; registered in backends/cpu-js/registry. */
 export const einsumKernels: Record<string, Kernel<never>> = {
-  einsum: ((inputs: Chunk[], p: EinsumParams) =>
-    isBigDType(p.dtype) ? bigEinsumBlocks(inputs, p) : einsumBlocks(inputs, p)) as Kernel<never>,
+  einsum: einsumKernel as Kernel<never>,
   'contract-sum': ((inputs: Chunk[], p: ContractSumParams) =>
     contractSum(inputs, p)) as Kernel<never>,
 };

@@ -6,6 +6,7 @@ import {
   allocateUnzeroed,
   type DType,
   isBigDType,
+  isComplex,
   type NumberArray,
   numberData,
 } from '../../../array/dtype.ts';
@@ -14,6 +15,7 @@ import { arrayBlock } from '../../../kernels/array-block.ts';
 import type { Chunk, Kernel } from '../../../kernels/types.ts';
 import { sliceND } from '../layout/slice.ts';
 import { bigMatmulBlocks } from './matmul-big.ts';
+import { complexProduct } from './matmul-complex.ts';
 
 /** Where a task's input block lies in the wrapped array it is given instead (contraction). */
 export interface BlockWindow {
@@ -350,8 +352,27 @@ export function matmulBlocks(
   return new NDArray(storeAs(acc, p.dtype), shape, p.dtype);
 }
 
+/**
+ * `sum over pairs of a_g @ b_g` for a complex output (p.dtype): four float64 products of the
+ * parts (fewer for real operands), see complexProduct.
+ * @example
+ * complexMatmulBlocks([a, b], { dtype: 'complex128', aVec: false, bVec: false }); // a @ b
+ */
+export function complexMatmulBlocks(inputs: readonly Chunk[], p: MatmulParams): NDArray {
+  const float = (blocks: Chunk[], groups: number[]): NDArray => {
+    const w = p.windows;
+    const windows = w && groups.flatMap((g) => [w[2 * g] ?? null, w[2 * g + 1] ?? null]);
+    return matmulBlocks(blocks, { ...p, dtype: 'float64', windows });
+  };
+  return complexProduct(inputs, 2, float, p.dtype, 'matmul');
+}
+
+function matmulKernel(inputs: Chunk[], p: MatmulParams): NDArray {
+  if (isBigDType(p.dtype)) return bigMatmulBlocks(inputs, p);
+  return isComplex(p.dtype) ? complexMatmulBlocks(inputs, p) : matmulBlocks(inputs, p);
+}
+
 /** Matrix-product kernels by name; registered in backends/cpu-js/registry. */
 export const matmulKernels: Record<string, Kernel<never>> = {
-  matmul: ((inputs: Chunk[], p: MatmulParams) =>
-    isBigDType(p.dtype) ? bigMatmulBlocks(inputs, p) : matmulBlocks(inputs, p)) as Kernel<never>,
+  matmul: matmulKernel as Kernel<never>,
 };
