@@ -642,7 +642,9 @@ declare module './lazy-array.ts' {
     /**
      * Where the elements of x2 would be inserted into the sorted 1-D x1 to keep it sorted
      * (int32, x2's shape). Each chunk of x1 counts its elements before each x2 value and the
-     * counts are summed, so x1 stays chunked. NaN sorts last.
+     * counts are summed, so x1 stays chunked. NaN sorts last. With int64 or uint64 on either
+     * side both are cast to their common dtype first, as NumPy does: int64 with int32 compares
+     * exactly as BigInts; with float64 (or int64 with uint64) both compare as float64.
      * @example
      * searchsorted(fromArray([1, 2, 2, 3], { chunks: 2 }), fromArray([2, 5]), { side: 'right' }); // [3, 4]
      */
