@@ -43,6 +43,9 @@ const COMPLEX_KERNELS: ReadonlySet<string> = new Set([
   'matmul',
   'einsum',
   'contract-sum',
+  // user kernels: complex NDArrays in (interleaved data), complex results out
+  'blockwise-fn',
+  'lazy-apply',
   // creation (real fill values) and I/O
   'full',
   'npy-read',
@@ -112,6 +115,6 @@ export function checkComplexDTypes(spec: LayerSpec): void {
   if (refusal(probe.kernel, probe.params, deps) === undefined) return;
   const fn = functionOf(spec.op);
   throw new DTypeError(
-    `${fn}: dtype '${complex}' is not supported by ${fn}; complex arrays take elementwise arithmetic, exp/log/sqrt/sin/cos/tanh, abs/real/imag/conj, comparisons for equality, sum/prod/mean, matmul/tensordot/einsum and data movement`,
+    `${fn}: dtype '${complex}' is not supported by ${fn}; complex arrays take elementwise arithmetic, exp/log/sqrt/sin/cos/tanh, abs/real/imag/conj, comparisons for equality, sum/prod/mean, matmul/tensordot/einsum, user kernels and data movement`,
   );
 }

@@ -1,19 +1,23 @@
 // Kernel 'lazy-apply': calls a user function on whole blocks (scalars and null in place,
 // kwargs last) and coerces what it returns to NDArrays of the declared block shapes and dtypes.
+// Complex blocks reach it as NDArrays of interleaved (re, im) data and may come back so.
 
 import { assembleBlocks } from '../../../array/assemble.ts';
 import { markEngineCopy } from '../../../array/buffer-pool.ts';
-import { castInto } from '../../../array/cast.ts';
+import { castData, castInto } from '../../../array/cast.ts';
 import {
   allocate,
   type DType,
   dtypeOfTypedArray,
+  elementWidth,
   isBigIntArray,
+  isComplex,
   type NumberArray,
   type TypedArray,
 } from '../../../array/dtype.ts';
 import {
   flattenNested,
+  isComplexValue,
   NDArray,
   type Nested,
   shapeSize,
@@ -22,6 +26,7 @@ import {
 import { ShapeError, ValueError } from '../../../errors.ts';
 import type { AsyncKernel, Chunk, FnRef, KernelContext } from '../../../kernels/types.ts';
 import { sliceND } from '../layout/slice.ts';
+import { complexIntoReal, complexPartsDType } from './blockwise.ts';
 
 type Size = number | null;
 
@@ -84,7 +89,7 @@ function regionView(
     stride = x.shape[ax] === 0 ? 0 : stride / x.shape[ax]!;
     offset += start[ax]! * stride;
   }
-  const view = x.data.subarray(offset, offset + shapeSize(count));
+  const view = x.data.subarray(offset, offset + shapeSize(count) * elementWidth(x.dtype));
   return count.every((c, ax) => c === x.shape[ax]) ? x : new NDArray(view, count, x.dtype);
 }
 
@@ -138,11 +143,14 @@ function readResult(
   r: unknown,
   key: string,
   what: string,
+  declared: DType,
 ): { data: ResultData; dtype?: DType; shape?: number[] } {
   if (r instanceof NDArray) return { data: r.data, dtype: r.dtype, shape: r.shape };
   if (ArrayBuffer.isView(r) && !(r instanceof DataView)) {
-    return { data: r as TypedArray, dtype: dtypeOfTypedArray(r as TypedArray) };
+    const data = r as TypedArray;
+    return { data, dtype: complexPartsDType(data, declared) ?? dtypeOfTypedArray(data) };
   }
+  if (isComplexValue(r)) return { data: [r.re, r.im], dtype: 'complex128', shape: [] };
   if (typeof r === 'number' || typeof r === 'boolean') return { data: [Number(r)], shape: [] };
   if (typeof r === 'bigint')
     return { data: valuesData(FN, [r], 'int64'), dtype: 'int64', shape: [] };
@@ -151,7 +159,8 @@ function readResult(
       return { data: r.map(Number) };
     }
     try {
-      const { values, shape } = flattenNested(FN, r as Nested);
+      const { values, shape, complex } = flattenNested(FN, r as Nested);
+      if (complex) return { data: values as number[], shape, dtype: 'complex128' };
       return values.some((v) => typeof v === 'bigint')
         ? { data: valuesData(FN, values, 'int64'), shape, dtype: 'int64' }
         : { data: values as number[], shape };
@@ -168,7 +177,10 @@ function readResult(
     // an NDArray that crossed a thread boundary as plain fields
     const data = plain.data as TypedArray;
     const shape = Array.isArray(plain.shape) ? (plain.shape as number[]) : undefined;
-    return { data, dtype: dtypeOfTypedArray(data), ...(shape ? { shape } : {}) };
+    const said = plain.dtype === 'complex64' || plain.dtype === 'complex128';
+    const dtype =
+      (said && complexPartsDType(data, plain.dtype as DType)) || dtypeOfTypedArray(data);
+    return { data, dtype, ...(shape ? { shape } : {}) };
   }
   throw new ValueError(
     `${FN}: task ${key}: fn '${what}' returned ${describe(r)}; return an NDArray, a TypedArray, ` +
@@ -221,13 +233,19 @@ export function coerceResult(
   key: string,
   what: string,
 ): NDArray {
-  const res = readResult(r, key, what);
+  const res = readResult(r, key, what, out.dtype);
+  // complex data holds two numbers per element
+  const n = res.dtype && isComplex(res.dtype) ? res.data.length / 2 : res.data.length;
   let shape = res.shape;
-  if (shape === undefined) shape = fitFlat(res.data.length, out.shape, key, what);
-  else if (shape.length === 0 && out.shape.length > 0 && res.data.length === 1) {
+  if (shape === undefined) shape = fitFlat(n, out.shape, key, what);
+  else if (shape.length === 0 && out.shape.length > 0 && n === 1) {
     shape = fitFlat(1, out.shape, key, what);
   }
   checkShape(shape, out.shape, key, what);
+  if (res.dtype && isComplex(res.dtype)) {
+    const lossy = complexIntoReal(res.dtype, out.dtype, `${FN}: fn '${what}'`, key);
+    if (lossy) throw lossy;
+  }
   return castTo(res.data, res.dtype, shape, out.dtype);
 }
 
@@ -241,6 +259,7 @@ function castTo(
   const sameType =
     from === dtype || (from === 'uint8' && dtype === 'bool' && isBool(data as NumberArray));
   if (sameType && shared) return new NDArray(data as TypedArray, shape, dtype);
+  if (isComplex(dtype)) return complexCopy(data, from, shape, dtype);
   const out = allocate(dtype, data.length);
   if (isBigIntArray(out) || (ArrayBuffer.isView(data) && isBigIntArray(data))) {
     // int64/uint64 on either side: converted through their 32-bit halves (cast.ts)
@@ -251,6 +270,18 @@ function castTo(
     else if (ArrayBuffer.isView(d)) out.set(d);
     else for (let i = 0; i < d.length; i++) out[i] = d[i]!;
   }
+  markEngineCopy(out);
+  return new NDArray(out, shape, dtype);
+}
+
+/** `data` (complex parts, or real values: im 0) as a complex block of `dtype` on shared memory. */
+function complexCopy(
+  data: ResultData,
+  from: DType | undefined,
+  shape: readonly number[],
+  dtype: DType,
+): NDArray {
+  const out = castData(data, from ?? 'number', dtype);
   markEngineCopy(out);
   return new NDArray(out, shape, dtype);
 }

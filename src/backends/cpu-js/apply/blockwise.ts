@@ -1,5 +1,6 @@
 // The 'blockwise-fn' kernel: calls a user function on blocks (blockwise, mapBlocks) and
 // coerces what it returns (NDArray, bare TypedArray, nested numbers, a number) to a block.
+// Complex blocks reach it as NDArrays of interleaved (re, im) data and may come back so.
 
 import { markEngineCopy } from '../../../array/buffer-pool.ts';
 import {
@@ -7,12 +8,19 @@ import {
   type DType,
   dtypeOfTypedArray,
   isBigIntArray,
+  isComplex,
   type TypedArray,
 } from '../../../array/dtype.ts';
 import { numberToBig } from '../../../array/int64.ts';
-import { NDArray, type Nested, ndarray, shapeSize } from '../../../array/ndarray.ts';
+import {
+  isComplexValue,
+  NDArray,
+  type Nested,
+  ndarray,
+  shapeSize,
+} from '../../../array/ndarray.ts';
 import type { Size } from '../../../chunking/types.ts';
-import { ShapeError } from '../../../errors.ts';
+import { DTypeError, ShapeError } from '../../../errors.ts';
 import { arrayBlock } from '../../../kernels/array-block.ts';
 import type { AsyncKernel, Chunk, FnRef, KernelContext } from '../../../kernels/types.ts';
 import { convertBlock } from '../layout/layout.ts';
@@ -140,6 +148,39 @@ function isTypedArray(x: unknown): x is TypedArray {
 }
 
 /**
+ * The complex dtype whose interleaved parts a returned Float32Array/Float64Array holds when
+ * the declared dtype is complex (as `ndarray(data, shape, 'complex128')` reads it); undefined
+ * for other data, whose elements are real values.
+ * @example
+ * complexPartsDType(new Float32Array(4), 'complex128'); // 'complex64'
+ */
+export function complexPartsDType(data: TypedArray, declared: DType): DType | undefined {
+  if (!isComplex(declared)) return undefined;
+  if (data instanceof Float64Array) return 'complex128';
+  return data instanceof Float32Array ? 'complex64' : undefined;
+}
+
+/** A complex value as a one-element complex128 block of `shape` (size 1). */
+const complexScalar = (v: { re: number; im: number }, shape: number[]): NDArray =>
+  new NDArray(Float64Array.of(v.re, v.im), shape, 'complex128');
+
+/**
+ * A DTypeError for a complex result where `dtype` is real (its imaginary parts would be
+ * dropped); undefined otherwise.
+ */
+export function complexIntoReal(
+  got: DType,
+  dtype: DType,
+  what: string,
+  key: string,
+): DTypeError | undefined {
+  if (!isComplex(got) || isComplex(dtype)) return undefined;
+  return new DTypeError(
+    `${what} returned ${got} data for task ${key} but its declared dtype is '${dtype}'; declare a complex dtype or return real(...)`,
+  );
+}
+
+/**
  * Coerce a user kernel's result to a block of `dtype` whose shape agrees with `expected`:
  * an NDArray as is (reshaped only when its rank differs but its size fits), a bare TypedArray
  * or nested numbers reshaped, a number as a one-element block. Mismatches are ShapeErrors
@@ -162,7 +203,11 @@ export function coerceBlock(
     );
   let arr: NDArray;
   if (result instanceof NDArray) arr = result;
-  else if (
+  else if (isComplexValue(result)) {
+    const shape = fitShape(expected, 1);
+    if (shape === undefined) throw fail(`the complex value ${result.re}+${result.im}i`);
+    arr = complexScalar(result, shape);
+  } else if (
     typeof result === 'number' ||
     typeof result === 'boolean' ||
     typeof result === 'bigint'
@@ -175,18 +220,22 @@ export function coerceBlock(
     } else data[0] = dtype === 'bool' ? (result ? 1 : 0) : Number(result);
     return new NDArray(data, shape, dtype);
   } else if (isTypedArray(result)) {
-    const shape = fitShape(expected, result.length);
+    const parts = complexPartsDType(result, dtype);
+    const shape = fitShape(expected, parts ? result.length / 2 : result.length);
     if (shape === undefined) throw fail(`a ${result.constructor.name} of length ${result.length}`);
-    arr = new NDArray(result, shape, dtypeOfTypedArray(result));
+    arr = new NDArray(result, shape, parts ?? dtypeOfTypedArray(result));
   } else if (Array.isArray(result)) {
     arr = ndarray(result as Nested, undefined, dtype);
   } else if (isBlockLike(result)) {
     // any { shape, data } object is a block (its data's own dtype unless it says one)
     const data = isTypedArray(result.data) ? result.data : Float64Array.from(result.data);
-    if (shapeSize(result.shape) !== data.length) {
+    const said = (result as { dtype?: unknown }).dtype;
+    const complex = said === 'complex64' || said === 'complex128';
+    const parts = complex ? complexPartsDType(data, said) : undefined;
+    if (shapeSize(result.shape) * (parts ? 2 : 1) !== data.length) {
       throw fail(`shape ${fmt(result.shape)} with ${data.length} values`);
     }
-    arr = new NDArray(data, [...result.shape], dtypeOfTypedArray(data));
+    arr = new NDArray(data, [...result.shape], parts ?? dtypeOfTypedArray(data));
   } else {
     throw fail(result === null ? 'null' : typeof result);
   }
@@ -198,6 +247,8 @@ export function coerceBlock(
   } else if (arr.shape.some((s, i) => expected[i] !== null && expected[i] !== s)) {
     throw fail(`shape ${fmt(arr.shape)}`);
   }
+  const lossy = complexIntoReal(arr.dtype, dtype, `${caller}: kernel '${fnName}'`, key);
+  if (lossy) throw lossy;
   return shared(convertBlock(arr, dtype));
 }
 
