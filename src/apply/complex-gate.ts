@@ -39,6 +39,9 @@ const COMPLEX_KERNELS: ReadonlySet<string> = new Set([
   'where-set',
   'compress',
   'compress-band',
+  // halos (complex constants c + 0i) and gathers along an axis
+  'overlap-block',
+  'take-along-axis',
   // products through real GEMMs of the parts (matmul-complex.ts) and sums of their partials
   'matmul',
   'einsum',

@@ -1,5 +1,6 @@
-// x.set and x.mask on complex64 and complex128 arrays, each against the same operation on the
-// real and imaginary parts as float64 arrays (random shapes, chunkings, indices and masks).
+// x.set, x.mask, overlap, pad and takeAlongAxis on complex64 and complex128 arrays, each against
+// the same operation on the real and imaginary parts as float64 arrays (random shapes,
+// chunkings, indices and masks).
 
 import { describe, expect, it } from 'vitest';
 import type { LazyArray } from '../../src/array/lazy-array.ts';
@@ -175,6 +176,72 @@ describe.each(CDTYPES)('%s x.mask(bool)', (d) => {
       }
     } finally {
       configure({ chunkBytes: saved });
+    }
+  });
+});
+
+describe.each(CDTYPES)('%s overlap, pad and takeAlongAxis', (d) => {
+  const seed = d === 'complex64' ? 50 : 60;
+
+  it.each([
+    ['none', 'none'],
+    ['constant', 2.5],
+    ['periodic', 'periodic'],
+    ['reflect', 'reflect'],
+    ['nearest', 'nearest'],
+  ] as const)('overlap and trimOverlap, boundary %s', async (_, boundary) => {
+    const r = rng(seed + String(boundary).length);
+    for (let t = 0; t < 6; t++) {
+      const shape = randomShape(r).map((n) => n + 2);
+      const p = randomParts(shape, r, d);
+      const chunks = shape.map((n) => randomAxisChunks(n, r).filter((c) => c > 0));
+      // depths no larger than the smallest chunk of each axis
+      const depth = chunks.map((c) => Math.min(1 + Math.floor(r() * 2), ...c));
+      const bound = (part: 'c' | 're' | 'im') =>
+        typeof boundary === 'number' && part === 'im' ? 0 : boundary;
+      await checkParts(d, p, chunks, (x, part) => T.overlap(x, depth, bound(part)));
+      await checkParts(d, p, chunks, (x, part) =>
+        T.trimOverlap(T.overlap(x, depth, bound(part)), depth, bound(part)),
+      );
+    }
+  });
+
+  it.each(['constant', 'edge', 'reflect', 'symmetric', 'wrap'] as const)(
+    'pad, mode %s',
+    async (mode) => {
+      const r = rng(seed + mode.length * 3);
+      for (let t = 0; t < 4; t++) {
+        const shape = randomShape(r).map((n) => n + 1);
+        const p = randomParts(shape, r, d);
+        const chunks = shape.map((n) => randomAxisChunks(n, r));
+        const widths = shape.map(() => [Math.floor(r() * 3), Math.floor(r() * 3)] as const);
+        await checkParts(d, p, chunks, (x, part) =>
+          T.pad(x, widths, {
+            mode,
+            ...(mode === 'constant' ? { constantValues: part === 'im' ? 0 : -1.5 } : {}),
+          }),
+        );
+      }
+    },
+  );
+
+  it('takeAlongAxis (negative indices, broadcast indices)', async () => {
+    const r = rng(seed + 9);
+    for (let t = 0; t < 8; t++) {
+      const shape = randomShape(r);
+      const p = randomParts(shape, r, d);
+      const chunks = shape.map((n) => randomAxisChunks(n, r));
+      const axis = Math.floor(r() * shape.length);
+      const ishape = shape.map((n, ax) =>
+        ax === axis ? 1 + Math.floor(r() * 4) : t % 2 === 0 ? n : 1,
+      );
+      const size = ishape.reduce((a, b) => a * b, 1);
+      const n = shape[axis]!;
+      const idx = Int32Array.from({ length: size }, () => Math.floor(r() * 2 * n) - n);
+      const ix = fromArray(new NDArray(idx, ishape, 'int32'), {
+        chunks: ishape.map((m) => randomAxisChunks(m, r)),
+      });
+      await checkParts(d, p, chunks, (x) => T.takeAlongAxis(x, ix, { axis }));
     }
   });
 });

@@ -1,8 +1,16 @@
 // 'overlap-block': one block extended by halos gathered from its neighbour blocks, with the
 // array edges filled by a boundary rule (mirror, wrap, repeat or a constant per axis).
-// Any dtype: an int64 or uint64 block's constants are BigInts (a fraction truncates).
+// Any dtype: an int64 or uint64 block's constants are BigInts (a fraction truncates); complex
+// blocks are extended part by part (a constant c is c + 0i).
 
-import { allocate, type DType, isBigDType } from '../../../array/dtype.ts';
+import {
+  allocate,
+  type DType,
+  isBigDType,
+  isComplex,
+  realDType,
+  type TypedArray,
+} from '../../../array/dtype.ts';
 import { float16Bits } from '../../../array/float16.ts';
 import { numberToBig } from '../../../array/int64.ts';
 import { cStrides, NDArray, shapeSize } from '../../../array/ndarray.ts';
@@ -56,9 +64,38 @@ function storedConstant(v: number, dtype: DType): number | bigint {
   return isBigDType(dtype) ? numberToBig(v) : v;
 }
 
+/** Part `k` (0: re, 1: im) of a complex block as a real block of the parts' dtype. */
+function partBlock(x: NDArray, k: number): NDArray {
+  const dtype = realDType(x.dtype);
+  const out = allocate(dtype, x.size) as TypedArray;
+  for (let i = 0; i < x.size; i++) out[i] = x.data[2 * i + k]!;
+  return new NDArray(out, x.shape, dtype);
+}
+
+/** overlapBlock of complex blocks: their real parts with the constants, imaginary with 0. */
+function overlapComplex(srcs: readonly NDArray[], p: OverlapBlockParams): NDArray {
+  const re = overlapBlock(
+    srcs.map((x) => partBlock(x, 0)),
+    p,
+  );
+  const zeros = p.constants.map((c) => (c === null ? null : 0));
+  const im = overlapBlock(
+    srcs.map((x) => partBlock(x, 1)),
+    { ...p, constants: zeros },
+  );
+  const dtype = srcs[0]!.dtype;
+  const out = allocate(dtype, re.size);
+  for (let i = 0; i < re.size; i++) {
+    out[2 * i] = re.data[i]!;
+    out[2 * i + 1] = im.data[i]!;
+  }
+  return new NDArray(out, re.shape, dtype);
+}
+
 function overlapBlock(inputs: Chunk[], p: OverlapBlockParams): NDArray {
   const srcs = inputs.map((c) => arrayBlock(c, 'overlap'));
   const dtype = srcs[0]!.dtype;
+  if (isComplex(dtype)) return overlapComplex(srcs, p);
   const axes = p.runs.map((r, ax) => expand(r, srcs[0]!.shape[ax]!));
   const shape = axes.map((a) => a.slot.length);
   const nd = shape.length;

@@ -1,8 +1,15 @@
 // The take-along-axis kernel: out[..., j, ...] = x[..., idx[..., j, ...], ...] along one axis,
 // the block of x holding that whole axis; negative indices wrap, others out of range throw.
-// x may have any dtype (int64 too); indices any integer dtype, int64 and uint64 included.
+// x may have any dtype (int64 too; complex elements are (re, im) pairs of slots); indices any
+// integer dtype, int64 and uint64 included.
 
-import { allocate, isBigIntArray, type NumberArray } from '../../../array/dtype.ts';
+import {
+  allocate,
+  isBigIntArray,
+  isComplex,
+  type NumberArray,
+  type TypedArray,
+} from '../../../array/dtype.ts';
 import { NDArray } from '../../../array/ndarray.ts';
 import { IndexError } from '../../../errors.ts';
 import type { Chunk, Kernel } from '../../../kernels/types.ts';
@@ -22,6 +29,10 @@ export function takeAlongBlock(x: NDArray, idx: NDArray, axis: number): NDArray 
   const out = allocate(x.dtype, pre * m * post);
   // int64 indices (NumPy's default integer) as numbers, once: exact for every valid index
   const ix: NumberArray = isBigIntArray(idx.data) ? Float64Array.from(idx.data, Number) : idx.data;
+  if (isComplex(x.dtype)) {
+    takePairs(out, x.data, ix, idx, [pre, m, post, n]);
+    return new NDArray(out, idx.shape, x.dtype);
+  }
   for (let i = 0; i < pre; i++) {
     for (let j = 0; j < m; j++) {
       for (let q = 0; q < post; q++) {
@@ -38,6 +49,32 @@ export function takeAlongBlock(x: NDArray, idx: NDArray, axis: number): NDArray 
     }
   }
   return new NDArray(out, idx.shape, x.dtype);
+}
+
+const outOfBounds = (idx: NDArray, at: number, n: number): IndexError =>
+  new IndexError(`takeAlongAxis: index ${idx.data[at]} is out of bounds for size ${n}`);
+
+/** takeAlongBlock's loop for complex data: element e is the slots (2e, 2e + 1). */
+function takePairs(
+  out: TypedArray,
+  src: TypedArray,
+  ix: NumberArray,
+  idx: NDArray,
+  [pre, m, post, n]: readonly [number, number, number, number],
+): void {
+  for (let i = 0; i < pre; i++) {
+    for (let j = 0; j < m; j++) {
+      for (let q = 0; q < post; q++) {
+        const at = (i * m + j) * post + q;
+        let k = ix[at]!;
+        if (k < 0) k += n;
+        if (k < 0 || k >= n) throw outOfBounds(idx, at, n);
+        const from = 2 * ((i * n + k) * post + q);
+        out[2 * at] = src[from]!;
+        out[2 * at + 1] = src[from + 1]!;
+      }
+    }
+  }
 }
 
 /** Kernels by name; registered in backends/cpu-js/registry. */
