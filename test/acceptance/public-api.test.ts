@@ -2,7 +2,6 @@
 // names, every name the contract lists, and the method forms on LazyArray.
 
 import { describe, expect, test } from 'vitest';
-import type { NumberArray } from '../../src/array/dtype.ts';
 import * as tessera from '../../src/index.ts';
 import {
   add,

@@ -4,9 +4,6 @@
 // sort/argsort (stable, both directions), diff (wrapping modulo 2^64).
 
 import { describe, expect, it } from 'vitest';
-import type { BigIntArray, DType } from '../../src/array/dtype.ts';
-import type { LazyArray } from '../../src/array/lazy-array.ts';
-import { NDArray } from '../../src/array/ndarray.ts';
 import {
   argmax,
   argmin,
@@ -21,55 +18,21 @@ import {
   std,
   variance,
 } from '../../src/index.ts';
-import { randomAxisChunks, rng } from '../helpers/reference.ts';
+import {
+  bigs,
+  lazyBig,
+  lines,
+  MAX,
+  MIN,
+  randomBig,
+  randomShape,
+  size,
+  wrap,
+  wrapU,
+} from '../helpers/int64-ref.ts';
+import { rng } from '../helpers/reference.ts';
 
 const SYNC = { scheduler: 'sync' } as const;
-const MIN = -(2n ** 63n);
-const MAX = 2n ** 63n - 1n;
-const wrap = (v: bigint): bigint => BigInt.asIntN(64, v);
-const wrapU = (v: bigint): bigint => BigInt.asUintN(64, v);
-
-/** Random int64 values: small ones, edges, ones past 2^53 and large ones near ±2^63. */
-function randomBig(n: number, r: () => number): bigint[] {
-  const edges = [0n, 1n, -1n, MIN, MAX, MIN + 1n, MAX - 1n, 2n ** 53n + 1n, -(2n ** 53n) - 1n];
-  return Array.from({ length: n }, () => {
-    const u = r();
-    if (u < 0.25) return edges[Math.floor(r() * edges.length)]!;
-    if (u < 0.55) return BigInt(Math.floor(r() * 201) - 100);
-    return wrap(BigInt(Math.floor(r() * 2 ** 31)) * BigInt(Math.floor(r() * 2 ** 31)) * 5n);
-  });
-}
-
-function randomShape(r: () => number): number[] {
-  const nd = 1 + Math.floor(r() * 3);
-  return Array.from({ length: nd }, () => 1 + Math.floor(r() * 6));
-}
-
-const size = (shape: readonly number[]): number => shape.reduce((a, b) => a * b, 1);
-
-function lazyBig(values: bigint[], shape: number[], r: () => number, dtype: DType): LazyArray {
-  const data =
-    dtype === 'uint64' ? BigUint64Array.from(values.map(wrapU)) : BigInt64Array.from(values);
-  return fromArray(new NDArray(data, shape, dtype), {
-    chunks: shape.map((n) => randomAxisChunks(n, r)),
-  });
-}
-
-const bigs = (a: NDArray): bigint[] => Array.from(a.data as BigIntArray);
-
-/** The flat indices of every line along `axis` of a C-order array of `shape`. */
-function lines(shape: readonly number[], axis: number): number[][] {
-  const post = size(shape.slice(axis + 1));
-  const pre = size(shape.slice(0, axis));
-  const n = shape[axis]!;
-  const out: number[][] = [];
-  for (let i = 0; i < pre; i++) {
-    for (let q = 0; q < post; q++) {
-      out.push(Array.from({ length: n }, (_, k) => (i * n + k) * post + q));
-    }
-  }
-  return out;
-}
 
 /** The inclusive scan of `values` along `axis` by `f`, each step wrapped by `w`. */
 function scanRef(

@@ -3,9 +3,7 @@
 // past 2^53 that a double cannot tell apart.
 
 import { describe, expect, it } from 'vitest';
-import type { BigIntArray, DType } from '../../src/array/dtype.ts';
-import type { LazyArray } from '../../src/array/lazy-array.ts';
-import { NDArray } from '../../src/array/ndarray.ts';
+import type { NDArray } from '../../src/array/ndarray.ts';
 import {
   argsort,
   argtopk,
@@ -23,27 +21,24 @@ import {
   uniqueInverse,
   uniqueValues,
 } from '../../src/index.ts';
-import { randomAxisChunks, rng } from '../helpers/reference.ts';
+import {
+  bigs,
+  lazyBig,
+  lines,
+  MAX,
+  MIN,
+  randomBig,
+  randomShape,
+  size,
+  wrap,
+  wrapU,
+} from '../helpers/int64-ref.ts';
+import { rng } from '../helpers/reference.ts';
 
 const SYNC = { scheduler: 'sync' } as const;
-const MIN = -(2n ** 63n);
-const MAX = 2n ** 63n - 1n;
-const wrap = (v: bigint): bigint => BigInt.asIntN(64, v);
-const wrapU = (v: bigint): bigint => BigInt.asUintN(64, v);
 const DTYPES = ['int64', 'uint64'] as const;
 const wrapOf = (dtype: 'int64' | 'uint64') => (dtype === 'int64' ? wrap : wrapU);
 const cmp = (a: bigint, b: bigint): number => (a < b ? -1 : a > b ? 1 : 0);
-
-/** Random int64 values: small ones, edges, ones past 2^53 and large ones near ±2^63. */
-function randomBig(n: number, r: () => number): bigint[] {
-  const edges = [0n, 1n, -1n, MIN, MAX, MIN + 1n, MAX - 1n, 2n ** 53n + 1n, -(2n ** 53n) - 1n];
-  return Array.from({ length: n }, () => {
-    const u = r();
-    if (u < 0.25) return edges[Math.floor(r() * edges.length)]!;
-    if (u < 0.55) return BigInt(Math.floor(r() * 201) - 100);
-    return wrap(BigInt(Math.floor(r() * 2 ** 31)) * BigInt(Math.floor(r() * 2 ** 31)) * 5n);
-  });
-}
 
 /** Values near each other past 2^53 (many ties, neighbours a double rounds together). */
 function closeBig(n: number, r: () => number): bigint[] {
@@ -53,38 +48,8 @@ function closeBig(n: number, r: () => number): bigint[] {
   );
 }
 
-function randomShape(r: () => number, maxSide = 6): number[] {
-  const nd = 1 + Math.floor(r() * 3);
-  return Array.from({ length: nd }, () => 1 + Math.floor(r() * maxSide));
-}
-
-const size = (shape: readonly number[]): number => shape.reduce((a, b) => a * b, 1);
-
-function lazyBig(values: bigint[], shape: number[], r: () => number, dtype: DType): LazyArray {
-  const data =
-    dtype === 'uint64' ? BigUint64Array.from(values.map(wrapU)) : BigInt64Array.from(values);
-  return fromArray(new NDArray(data, shape, dtype), {
-    chunks: shape.map((n) => randomAxisChunks(n, r)),
-  });
-}
-
-const bigs = (a: NDArray): bigint[] => Array.from(a.data as BigIntArray);
 const ints = (a: NDArray): number[] => Array.from(a.data as Int32Array);
 const nums = (a: NDArray): number[] => Array.from(a.data as Float64Array);
-
-/** The flat indices of every line along `axis` of a C-order array of `shape`. */
-function lines(shape: readonly number[], axis: number): number[][] {
-  const post = size(shape.slice(axis + 1));
-  const pre = size(shape.slice(0, axis));
-  const n = shape[axis]!;
-  const out: number[][] = [];
-  for (let i = 0; i < pre; i++) {
-    for (let q = 0; q < post; q++) {
-      out.push(Array.from({ length: n }, (_, k) => (i * n + k) * post + q));
-    }
-  }
-  return out;
-}
 
 describe('int64 and uint64 unique against BigInt order', () => {
   for (const dtype of DTYPES) {

@@ -3,9 +3,7 @@
 // refusal of functions that do not take them yet.
 
 import { describe, expect, it } from 'vitest';
-import type { BigIntArray, DType } from '../../src/array/dtype.ts';
 import type { LazyArray } from '../../src/array/lazy-array.ts';
-import { NDArray } from '../../src/array/ndarray.ts';
 import {
   arange,
   compute,
@@ -18,42 +16,10 @@ import {
   uniformFilter,
   zeros,
 } from '../../src/index.ts';
-import { randomAxisChunks, rng } from '../helpers/reference.ts';
+import { bigs, lazyBig, randomBig, randomShape, wrap } from '../helpers/int64-ref.ts';
+import { rng } from '../helpers/reference.ts';
 
 const SYNC = { scheduler: 'sync' } as const;
-const MIN = -(2n ** 63n);
-const MAX = 2n ** 63n - 1n;
-const wrap = (v: bigint): bigint => BigInt.asIntN(64, v);
-const wrapU = (v: bigint): bigint => BigInt.asUintN(64, v);
-
-/** Random int64 values: small ones, edges, and large ones near ±2^62. */
-function randomBig(n: number, r: () => number): bigint[] {
-  const edges = [0n, 1n, -1n, MIN, MAX, 2n ** 53n + 1n, -(2n ** 53n) - 1n];
-  return Array.from({ length: n }, () => {
-    const u = r();
-    if (u < 0.2) return edges[Math.floor(r() * edges.length)]!;
-    if (u < 0.6) return BigInt(Math.floor(r() * 201) - 100);
-    return wrap(BigInt(Math.floor(r() * 2 ** 31)) * BigInt(Math.floor(r() * 2 ** 31)) * 3n);
-  });
-}
-
-function randomShape(r: () => number): number[] {
-  const nd = 1 + Math.floor(r() * 3);
-  return Array.from({ length: nd }, () => 1 + Math.floor(r() * 6));
-}
-
-function lazyBig(
-  values: bigint[],
-  shape: number[],
-  r: () => number,
-  dtype: DType = 'int64',
-): LazyArray {
-  const data =
-    dtype === 'uint64' ? BigUint64Array.from(values.map(wrapU)) : BigInt64Array.from(values);
-  return fromArray(new NDArray(data, shape, dtype), {
-    chunks: shape.map((n) => randomAxisChunks(n, r)),
-  });
-}
 
 const floorDiv = (a: bigint, b: bigint): bigint => {
   if (b === 0n) return 0n;
@@ -72,7 +38,9 @@ const BINARY: [string, (a: bigint, b: bigint) => bigint][] = [
   ['multiply', (a, b) => wrap(a * b)],
   ['floorDivide', (a, b) => wrap(floorDiv(a, b))],
   ['remainder', mod],
+  // biome-ignore lint/complexity/useMathMinMax: BigInts (Math.max takes numbers only)
   ['maximum', (a, b) => (a > b ? a : b)],
+  // biome-ignore lint/complexity/useMathMinMax: BigInts
   ['minimum', (a, b) => (a < b ? a : b)],
   ['bitwiseAnd', (a, b) => a & b],
   ['bitwiseOr', (a, b) => a | b],
@@ -91,8 +59,6 @@ const COMPARE: [string, (a: bigint, b: bigint) => boolean][] = [
 type Method = (this: LazyArray, ...a: unknown[]) => LazyArray;
 const call = (x: LazyArray, name: string, ...args: unknown[]): LazyArray =>
   ((x as unknown as Record<string, Method>)[name] as Method).call(x, ...args);
-
-const bigs = (a: NDArray): bigint[] => Array.from(a.data as BigIntArray);
 
 describe('int64 elementwise against BigInt arithmetic', () => {
   for (const [name, ref] of BINARY) {
@@ -218,7 +184,9 @@ describe('int64 reductions', () => {
       );
       expect(bigs(s)).toEqual(lists.map((l) => wrap(l.reduce((q, v) => q + v, 0n))));
       expect(bigs(p)).toEqual(lists.map((l) => l.reduce((q, v) => wrap(q * v), 1n)));
+      // biome-ignore lint/complexity/useMathMinMax: BigInts (Math.min takes numbers only)
       expect(bigs(lo)).toEqual(lists.map((l) => l.reduce((q, v) => (v < q ? v : q))));
+      // biome-ignore lint/complexity/useMathMinMax: BigInts
       expect(bigs(hi)).toEqual(lists.map((l) => l.reduce((q, v) => (v > q ? v : q))));
       expect(m.dtype).toBe('float64');
       const means = lists.map((l) => Number(l.reduce((q, v) => q + v, 0n)) / l.length);

@@ -147,7 +147,9 @@ type Fold = (acc: bigint, v: bigint) => bigint;
 const FOLDS: Partial<Record<MonoidOp, (signed: boolean) => Fold>> = {
   prod: (signed) =>
     signed ? (a, v) => BigInt.asIntN(64, a * v) : (a, v) => BigInt.asUintN(64, a * v),
+  // biome-ignore lint/complexity/useMathMinMax: BigInts (Math.min takes numbers only)
   min: () => (a, v) => (v < a ? v : a),
+  // biome-ignore lint/complexity/useMathMinMax: BigInts
   max: () => (a, v) => (v > a ? v : a),
 };
 
