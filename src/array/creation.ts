@@ -6,14 +6,14 @@ import { formatTuple, formatValue } from '../chunking/format.ts';
 import { normalizeChunks } from '../chunking/normalize.ts';
 import type { ChunkSpec, Chunks } from '../chunking/types.ts';
 import { placeCreated } from '../devices/device-scope.ts';
-import { ShapeError, ValueError } from '../errors.ts';
+import { DTypeError, ShapeError, ValueError } from '../errors.ts';
 import { defineLayer } from '../graph/define-layer.ts';
 import type { TaskSpec } from '../graph/layer.ts';
 import { toFnRef } from '../kernels/ship.ts';
 import { checkOptions, describe, optionalBoolean, optionalDType } from './check-options.ts';
-import { type DType, integerRange, isBigDType } from './dtype.ts';
+import { type DType, integerRange, isBigDType, isComplex } from './dtype.ts';
 import { LazyArray } from './lazy-array.ts';
-import { checkNumbersFit } from './ndarray.ts';
+import { type Complex, checkNumbersFit, isComplexValue } from './ndarray.ts';
 
 /** Options of creation functions. */
 export interface CreationOptions {
@@ -95,15 +95,15 @@ function fullArray(
   value: number | bigint,
   dtype: DType,
   opts: CreationOptions,
+  im = 0,
 ) {
   const s = checkShapeArg(fn, shape);
   // a BigInt beyond ±2^53 stays one (the int64 fill is exact); others travel as numbers
   const token = typeof value === 'bigint' ? `${value}n` : signedZero(value);
-  return sourceArray(fn, 'full', s, dtype, opts.chunks, [token], (_o, blockShape) => ({
-    shape: blockShape,
-    value,
-    dtype,
-  }));
+  const tokens = im === 0 ? [token] : [token, signedZero(im)];
+  return sourceArray(fn, 'full', s, dtype, opts.chunks, tokens, (_o, blockShape) =>
+    im === 0 ? { shape: blockShape, value, dtype } : { shape: blockShape, value, im, dtype },
+  );
 }
 
 /**
@@ -138,18 +138,20 @@ export function empty(shape: ShapeArg, opts?: CreationOptions): LazyArray<true> 
 
 /**
  * An array filled with `value`. The default dtype follows the value: bool for booleans,
- * int32 for integers int32 holds, int64 for BigInts (uint64 past int64's range), float64
- * otherwise.
+ * int32 for integers int32 holds, int64 for BigInts (uint64 past int64's range), complex128
+ * for `{ re, im }` values (a real dtype refuses them), float64 otherwise.
  * @example
  * full([2, 3], 7).dtype; // 'int32'
  * full([2], 2n ** 60n).dtype; // 'int64'
+ * full([2], { re: 1, im: -1 }).dtype; // 'complex128'
  */
 export function full(
   shape: ShapeArg,
-  value: number | bigint | boolean,
+  value: number | bigint | boolean | Complex,
   opts?: CreationOptions,
 ): LazyArray<true> {
   const o = checkOptions('full', opts);
+  if (isComplexValue(value)) return fullComplex(shape, value, o);
   if (typeof value !== 'number' && typeof value !== 'boolean' && typeof value !== 'bigint') {
     throw new ValueError(
       `full: fill value ${describe(value)} is not a number, a BigInt or a boolean`,
@@ -173,6 +175,21 @@ export function full(
   }
   checkFits('full', Number(value), dtype);
   return fullArray('full', shape, Number(value), dtype, o);
+}
+
+/** full with a complex fill value: complex128 by default; a real dtype is refused. */
+function fullComplex(shape: ShapeArg, value: Complex, o: CreationOptions): LazyArray<true> {
+  const { re, im } = value;
+  if (typeof re !== 'number' || typeof im !== 'number') {
+    throw new ValueError(`full: fill value ${describe(value)} needs numbers re and im`);
+  }
+  const dtype = optionalDType('full', o.dtype, 'complex128');
+  if (!isComplex(dtype)) {
+    throw new DTypeError(
+      `full: complex fill value ${describe(value)} needs a complex dtype, not '${dtype}'; take its re or use complex64/complex128`,
+    );
+  }
+  return fullArray('full', shape, re, dtype, o, im);
 }
 
 /**

@@ -22,8 +22,10 @@ import { fillSame } from '../layout/storage.ts';
 /** Params of 'full': a block of `shape` filled with `value`. */
 export interface FullParams {
   readonly shape: readonly number[];
-  /** A number, or a BigInt (exact for int64 and uint64 blocks). */
+  /** A number, or a BigInt (exact for int64 and uint64 blocks); a complex value's real part. */
   readonly value: number | bigint;
+  /** A complex fill value's imaginary part (complex dtypes; 0 when absent). */
+  readonly im?: number;
   readonly dtype: DType;
 }
 
@@ -93,13 +95,16 @@ export function storedFill(v: number | bigint, dtype: DType): number | bigint {
  * fullBlock({ shape: [2], value: 7, dtype: 'int8' }).toArray(); // [7, 7]
  * fullBlock({ shape: [1], value: 2 ** 60, dtype: 'int64' }).get(0); // 1152921504606846976n
  * fullBlock({ shape: [1], value: 2, dtype: 'complex64' }).get(0); // { re: 2, im: 0 }
+ * fullBlock({ shape: [1], value: 2, im: -1, dtype: 'complex128' }).get(0); // { re: 2, im: -1 }
  */
 export function fullBlock(p: FullParams): NDArray {
   const out = allocate(p.dtype, shapeSize(p.shape));
   if (isComplex(p.dtype)) {
-    // a real fill value: (value, 0) per element
+    // (value, im) per element; a real fill value has im 0
     const x = Number(p.value);
+    const y = p.im ?? 0;
     if (!Object.is(x, 0)) for (let i = 0; i < out.length; i += 2) out[i] = x;
+    if (!Object.is(y, 0)) for (let i = 1; i < out.length; i += 2) out[i] = y;
     return new NDArray(out, p.shape, p.dtype);
   }
   const v = storedFill(p.value, p.dtype);

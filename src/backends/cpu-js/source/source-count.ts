@@ -3,7 +3,13 @@
 // per-thread scratch buffer and counts each tile, so the block is never materialized.
 // Counts are whole numbers added one at a time, so they equal the unfused kernel's exactly.
 
-import { type DType, isBigDType, type TypedArray, typedArrayCtor } from '../../../array/dtype.ts';
+import {
+  type DType,
+  isBigDType,
+  isComplex,
+  type TypedArray,
+  typedArrayCtor,
+} from '../../../array/dtype.ts';
 import { NDArray, shapeSize } from '../../../array/ndarray.ts';
 import { countValues, type HistogramBlockParams } from '../reduce/histogram.ts';
 import type { FusedParams } from '../registry.ts';
@@ -41,7 +47,7 @@ export function sourceCountPartial(steps: FusedParams['steps']): NDArray | undef
   if (p.weighted || p.edges === null) return undefined;
   const src = tiledSource(source.kernel, source.params);
   // int64/uint64 sources (BigInt storage) run step by step, where the dtype gate applies
-  if (src === undefined || isBigDType(src.dtype)) return undefined;
+  if (src === undefined || isBigDType(src.dtype) || isComplex(src.dtype)) return undefined;
   const shape = src.shape;
   const counts = new Float64Array(p.bins);
   const edges = Float64Array.from(p.edges);

@@ -5,7 +5,13 @@
 // The tiles go through ew-reduce's tiledPartial, whose folds add in exactly the order of
 // 'reduce-partial' over the whole block: results are bit-identical to the unfused steps.
 
-import { type DType, isBigDType, type TypedArray, typedArrayCtor } from '../../../array/dtype.ts';
+import {
+  type DType,
+  isBigDType,
+  isComplex,
+  type TypedArray,
+  typedArrayCtor,
+} from '../../../array/dtype.ts';
 import { cStrides } from '../../../array/ndarray.ts';
 import type { Chunk } from '../../../kernels/types.ts';
 import { type EwReduceParams, type TileSource, tiledPartial } from '../elementwise/ew-reduce.ts';
@@ -98,8 +104,9 @@ function sourcesOf(
     const step = steps[k];
     if (r >= 0 || step === undefined || step.inputs.length > 0) return undefined;
     const src = tiledSource(step.kernel, step.params);
-    // int64/uint64 sources (BigInt storage) are reduced by the unfused steps
-    if (src === undefined || isBigDType(src.dtype)) return undefined;
+    // int64/uint64 sources (BigInt storage) and complex ones ((re, im) pairs) are reduced
+    // by the unfused steps
+    if (src === undefined || isBigDType(src.dtype) || isComplex(src.dtype)) return undefined;
     if (out.length > 0 && !sameShape(src.shape, out[0]!.shape)) {
       return undefined;
     }
