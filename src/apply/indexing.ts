@@ -5,6 +5,7 @@ import { itemsize, type Scalar } from '../array/dtype.ts';
 import { type ArrayLike, asLazy } from '../array/from-array.ts';
 import type { KnownIn, KnownIndex } from '../array/known-shape.ts';
 import { LazyArray } from '../array/lazy-array.ts';
+import { type Complex, isComplexValue, NDArray } from '../array/ndarray.ts';
 import { unravelBlock } from '../chunking/blocks.ts';
 import { formatTuple, formatValue } from '../chunking/format.ts';
 import { normalizeIndex, type SlicePiece, sliceChunks } from '../chunking/slicing.ts';
@@ -279,12 +280,16 @@ function piecesByBlock(pieces: readonly SlicePiece[]): Map<number, [number, Slic
  * const x = zeros([4, 4], { chunks: 2 });
  * setIndex(x, '1:3, ::3', 7); // rows 1-2, columns 0 and 3 set to 7
  */
-export function setIndex<X extends ArrayLike, V extends Scalar | ArrayLike>(
+export function setIndex<X extends ArrayLike, V extends Scalar | ArrayLike | Complex>(
   x: X,
   index: Index,
-  value: V,
+  given: V,
 ): LazyArray<KnownIn<[X, V]>> {
   const a = asLazy(x, 'set');
+  // a complex scalar is set as the 0-d complex128 array it is (cast to x's dtype, or refused)
+  const value: Scalar | ArrayLike = isComplexValue(given)
+    ? new NDArray(Float64Array.of(given.re, given.im), [], 'complex128')
+    : (given as Scalar | ArrayLike);
   if (index instanceof LazyArray) return maskSet(a, index, value) as LazyArray<KnownIn<[X, V]>>;
   const { items, lazy } = toItems('set', index);
   if (lazy !== undefined) {

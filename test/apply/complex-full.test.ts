@@ -1,8 +1,8 @@
-// full with a complex fill value: complex128 by default (complex64 when asked), each element
-// (re, im), summed and computed as any complex array; a real dtype refuses it when built.
+// Complex scalars as values: full with a complex fill value (complex128 by default, complex64
+// when asked; a real dtype refuses it when built), and x.set with a complex scalar.
 
 import { describe, expect, it } from 'vitest';
-import { compute, DTypeError, full, ValueError } from '../../src/index.ts';
+import { compute, DTypeError, fromArray, full, ValueError, zeros } from '../../src/index.ts';
 
 const SYNC = { scheduler: 'sync' } as const;
 
@@ -40,5 +40,36 @@ describe('full with a complex value', () => {
       /^full: complex fill value/,
     );
     expect(() => full([2], { re: 1, im: 'x' } as never)).toThrow(ValueError);
+  });
+});
+
+describe('x.set with a complex scalar', () => {
+  it('sets a slice and a mask of a complex array, casting to its precision', async () => {
+    const z = full([2, 3], { re: 1, im: 1 }, { dtype: 'complex64', chunks: 2 });
+    const m = fromArray([
+      [true, false, true],
+      [false, false, true],
+    ]);
+    const [s, k] = await compute(
+      z.set('0, :', { re: 5, im: -0.1 }),
+      z.set(m, { re: 7, im: 7 }),
+      SYNC,
+    );
+    expect(s.dtype).toBe('complex64');
+    const one = { re: 1, im: 1 };
+    const five = { re: 5, im: Math.fround(-0.1) };
+    expect(s.toNested()).toEqual([
+      [five, five, five],
+      [one, one, one],
+    ]);
+    const seven = { re: 7, im: 7 };
+    expect(k.toNested()).toEqual([
+      [seven, one, seven],
+      [one, one, seven],
+    ]);
+  });
+
+  it('refuses a complex scalar into a real array when built', () => {
+    expect(() => zeros([3]).set('0', { re: 1, im: 2 })).toThrow(DTypeError);
   });
 });
