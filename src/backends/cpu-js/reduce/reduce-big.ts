@@ -91,55 +91,43 @@ function runSums(w: Uint32Array, signed: boolean, run: number, n: number): bigin
   for (let o = 0; o < n; o++) {
     let t = 0n;
     for (let start = o * run, end = start + run; start < end; start += FLUSH) {
-      const stop = Math.min(end, start + FLUSH);
-      const [lo, hi] = signed ? halfSums(w, start, stop) : unsignedHalfSums(w, start, stop);
+      const [lo, hi, negative] = halfSums(w, start, Math.min(end, start + FLUSH));
       t += (BigInt(hi) << 32n) + BigInt(lo);
+      // a signed element whose high word is read unsigned counts 2^64 too much
+      if (signed) t -= BigInt(negative) << 64n;
     }
     total[o] = t;
   }
   return total;
 }
 
-/** Sums of the low words and of the (signed) high words of elements [start, stop). */
-function halfSums(w: Uint32Array, start: number, stop: number): [number, number] {
+/**
+ * Sums of the low words and of the high words (unsigned) of elements [start, stop), and how
+ * many high words have their top bit set (negative int64 elements).
+ */
+function halfSums(w: Uint32Array, start: number, stop: number): [number, number, number] {
   let lo0 = 0;
   let lo1 = 0;
   let hi0 = 0;
   let hi1 = 0;
+  let neg = 0;
   let i = 2 * start;
   const end = 2 * stop;
   for (; i + 3 < end; i += 4) {
+    const h0 = w[i + 1]!;
+    const h1 = w[i + 3]!;
     lo0 += w[i]!;
-    hi0 += w[i + 1]! | 0;
+    hi0 += h0;
     lo1 += w[i + 2]!;
-    hi1 += w[i + 3]! | 0;
-  }
-  if (i < end) {
-    lo0 += w[i]!;
-    hi0 += w[i + 1]! | 0;
-  }
-  return [lo0 + lo1, hi0 + hi1];
-}
-
-/** As halfSums, the high words unsigned (uint64). */
-function unsignedHalfSums(w: Uint32Array, start: number, stop: number): [number, number] {
-  let lo0 = 0;
-  let lo1 = 0;
-  let hi0 = 0;
-  let hi1 = 0;
-  let i = 2 * start;
-  const end = 2 * stop;
-  for (; i + 3 < end; i += 4) {
-    lo0 += w[i]!;
-    hi0 += w[i + 1]!;
-    lo1 += w[i + 2]!;
-    hi1 += w[i + 3]!;
+    hi1 += h1;
+    neg += (h0 >>> 31) + (h1 >>> 31);
   }
   if (i < end) {
     lo0 += w[i]!;
     hi0 += w[i + 1]!;
+    neg += w[i + 1]! >>> 31;
   }
-  return [lo0 + lo1, hi0 + hi1];
+  return [lo0 + lo1, hi0 + hi1, neg];
 }
 
 type Fold = (acc: bigint, v: bigint) => bigint;

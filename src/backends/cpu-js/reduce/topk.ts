@@ -1,15 +1,8 @@
 // 'topk-block': the k largest (k < 0: smallest) elements along one axis of its inputs, sorted
 // (dask.array.topk's chunk and aggregate steps); with `arg`, their global indices travel along.
-// int64 and uint64 blocks take a BigInt path (exact comparisons), chosen once per task.
+// int64 and uint64 blocks compare as BigInts, exactly.
 
-import {
-  allocate,
-  type BigIntArray,
-  type DType,
-  isBigIntArray,
-  type NumberArray,
-  numberData,
-} from '../../../array/dtype.ts';
+import { allocate, type DType, isBigDType } from '../../../array/dtype.ts';
 import { NDArray, shapeSize } from '../../../array/ndarray.ts';
 import type { Chunk, Kernel } from '../../../kernels/types.ts';
 
@@ -26,9 +19,17 @@ export interface TopkParams {
   readonly offsets?: readonly number[];
 }
 
-/** Whether a comes before b: larger first for k > 0 (NaN largest, as NumPy sorts), smaller
- * first for k < 0; ties by the lower index. */
-function before(desc: boolean, va: number, ia: number, vb: number, ib: number): boolean {
+/**
+ * Whether a comes before b: larger first for k > 0 (NaN largest, as NumPy sorts), smaller
+ * first for k < 0; ties by the lower index. BigInts (int64, uint64) compare exactly.
+ */
+function before(
+  desc: boolean,
+  va: number | bigint,
+  ia: number,
+  vb: number | bigint,
+  ib: number,
+): boolean {
   const na = Number.isNaN(va);
   const nb = Number.isNaN(vb);
   if (na || nb) {
@@ -39,10 +40,12 @@ function before(desc: boolean, va: number, ia: number, vb: number, ib: number): 
   return ia < ib;
 }
 
+/** Storage read and written element by element, numbers or BigInts alike. */
+type Slots = { [i: number]: number | bigint };
+
 interface Part {
   values: NDArray;
-  /** The values' storage, narrowed once per part. */
-  data: NumberArray;
+  data: Slots;
   indices: Int32Array | null;
   offset: number;
 }
@@ -50,18 +53,14 @@ interface Part {
 function partsOf(inputs: Chunk[], p: TopkParams): Part[] {
   return inputs.map((c, i) => {
     if (c instanceof NDArray) {
-      const data = numberData(c.data, 'topk');
-      return { values: c, data, indices: null, offset: p.offsets?.[i] ?? 0 };
+      return { values: c, data: c.data as Slots, indices: null, offset: p.offsets?.[i] ?? 0 };
     }
     const [values, indices] = c as [NDArray, NDArray];
-    const data = numberData(values.data, 'topk');
-    return { values, data, indices: indices.data as Int32Array, offset: 0 };
+    return { values, data: values.data as Slots, indices: indices.data as Int32Array, offset: 0 };
   });
 }
 
 function topkBlock(inputs: Chunk[], p: TopkParams): Chunk {
-  const first = inputs[0] instanceof NDArray ? inputs[0] : (inputs[0] as [NDArray, NDArray])[0];
-  if (isBigIntArray(first.data)) return bigTopkBlock(inputs, p);
   const parts = partsOf(inputs, p);
   const shape0 = parts[0]!.values.shape;
   const outer = shapeSize(shape0.slice(0, p.axis));
@@ -71,9 +70,11 @@ function topkBlock(inputs: Chunk[], p: TopkParams): Chunk {
   const desc = p.k > 0;
   const dtype: DType = parts[0]!.values.dtype;
   const outShape = shape0.map((s, ax) => (ax === p.axis ? m : s));
-  const outV = numberData(allocate(dtype, shapeSize(outShape)), 'topk');
-  const outI = new Int32Array(outV.length);
-  const bufV = new Float64Array(m);
+  const out = allocate(dtype, shapeSize(outShape));
+  const outV = out as Slots;
+  const outI = new Int32Array(out.length);
+  // the best m so far: float64 holds every number dtype's values; BigInts keep their own
+  const bufV = (isBigDType(dtype) ? allocate(dtype, m) : new Float64Array(m)) as Slots;
   const bufI = new Float64Array(m);
   for (let o = 0; o < outer; o++) {
     for (let r = 0; r < inner; r++) {
@@ -104,80 +105,7 @@ function topkBlock(inputs: Chunk[], p: TopkParams): Chunk {
       }
     }
   }
-  const values = new NDArray(outV, outShape, dtype);
-  const indices = new NDArray(outI, outShape, 'int32');
-  if (!p.arg) return values;
-  return p.last ? indices : [values, indices];
-}
-
-/** {@link before} of BigInts (no NaN). */
-function bigBefore(desc: boolean, va: bigint, ia: number, vb: bigint, ib: number): boolean {
-  if (va !== vb) return desc ? va > vb : va < vb;
-  return ia < ib;
-}
-
-interface BigPart {
-  values: NDArray;
-  data: BigIntArray;
-  indices: Int32Array | null;
-  offset: number;
-}
-
-/** {@link topkBlock} of int64/uint64 inputs: the same selection by BigInt comparisons. */
-function bigTopkBlock(inputs: Chunk[], p: TopkParams): Chunk {
-  const parts: BigPart[] = inputs.map((c, i) => {
-    if (c instanceof NDArray) {
-      return { values: c, data: c.data as BigIntArray, indices: null, offset: p.offsets?.[i] ?? 0 };
-    }
-    const [values, indices] = c as [NDArray, NDArray];
-    return {
-      values,
-      data: values.data as BigIntArray,
-      indices: indices.data as Int32Array,
-      offset: 0,
-    };
-  });
-  const shape0 = parts[0]!.values.shape;
-  const outer = shapeSize(shape0.slice(0, p.axis));
-  const inner = shapeSize(shape0.slice(p.axis + 1));
-  const total = parts.reduce((n, q) => n + q.values.shape[p.axis]!, 0);
-  const m = Math.min(Math.abs(p.k), total);
-  const desc = p.k > 0;
-  const dtype: DType = parts[0]!.values.dtype;
-  const outShape = shape0.map((s, ax) => (ax === p.axis ? m : s));
-  const outV = allocate(dtype, shapeSize(outShape)) as BigIntArray;
-  const outI = new Int32Array(outV.length);
-  const bufV = allocate(dtype, m) as BigIntArray;
-  const bufI = new Float64Array(m);
-  for (let o = 0; o < outer; o++) {
-    for (let r = 0; r < inner; r++) {
-      let filled = 0;
-      for (const q of parts) {
-        const len = q.values.shape[p.axis]!;
-        const d = q.data;
-        for (let j = 0; j < len; j++) {
-          const at = (o * len + j) * inner + r;
-          const v = d[at]!;
-          const idx = q.indices === null ? q.offset + j : q.indices[at]!;
-          if (filled === m && !bigBefore(desc, v, idx, bufV[m - 1]!, bufI[m - 1]!)) continue;
-          let s = filled === m ? m - 1 : filled++;
-          while (s > 0 && bigBefore(desc, v, idx, bufV[s - 1]!, bufI[s - 1]!)) {
-            bufV[s] = bufV[s - 1]!;
-            bufI[s] = bufI[s - 1]!;
-            s--;
-          }
-          bufV[s] = v;
-          bufI[s] = idx;
-        }
-      }
-      for (let j = 0; j < m; j++) {
-        const at = (o * m + j) * inner + r;
-        outV[at] = bufV[j]!;
-        outI[at] = bufI[j]!;
-      }
-    }
-  }
-  const values = new NDArray(outV, outShape, dtype);
+  const values = new NDArray(out, outShape, dtype);
   const indices = new NDArray(outI, outShape, 'int32');
   if (!p.arg) return values;
   return p.last ? indices : [values, indices];

@@ -11,10 +11,13 @@ import type { Chunk, Kernel } from '../../../kernels/types.ts';
 /** [values, counts, firstIndex] of a block or of the whole array. */
 type Uniques = [NDArray, NDArray, NDArray];
 
-/** Sorted distinct (value, count, first) from parallel lists (NaNs kept apart, last). */
+/**
+ * Sorted distinct (value, count, first) from parallel lists (NaNs kept apart, last); BigInts
+ * (int64, uint64) compare exactly.
+ */
 function collapse(
   dtype: NDArray['dtype'],
-  vals: ArrayLike<number>,
+  vals: ArrayLike<number | bigint>,
   counts: ArrayLike<number>,
   firsts: ArrayLike<number>,
 ): Uniques {
@@ -24,45 +27,9 @@ function collapse(
     const b = vals[q]!;
     if (Number.isNaN(a) || Number.isNaN(b))
       return Number.isNaN(a) ? (Number.isNaN(b) ? firsts[p]! - firsts[q]! : 1) : -1;
-    return a - b || firsts[p]! - firsts[q]!;
-  });
-  const v: number[] = [];
-  const c: number[] = [];
-  const f: number[] = [];
-  for (const i of order) {
-    const x = vals[i]!;
-    const last = v.length - 1;
-    if (last >= 0 && v[last] === x) {
-      c[last]! += counts[i]!;
-      f[last] = Math.min(f[last]!, firsts[i]!);
-    } else {
-      v.push(x);
-      c.push(counts[i]!);
-      f.push(firsts[i]!);
-    }
-  }
-  const out = (d: NDArray['dtype'], xs: number[]) => {
-    const data = numberData(allocate(d, xs.length), 'unique');
-    data.set(xs);
-    return new NDArray(data, [xs.length], d);
-  };
-  return [out(dtype, v), out('int32', c), out('int32', f)];
-}
-
-/** {@link collapse} of int64/uint64 values: BigInt order, ties by first index. */
-function bigCollapse(
-  dtype: NDArray['dtype'],
-  vals: ArrayLike<bigint>,
-  counts: ArrayLike<number>,
-  firsts: ArrayLike<number>,
-): Uniques {
-  const order = Array.from({ length: vals.length }, (_v, i) => i);
-  order.sort((p, q) => {
-    const a = vals[p]!;
-    const b = vals[q]!;
     return a < b ? -1 : a > b ? 1 : firsts[p]! - firsts[q]!;
   });
-  const v: bigint[] = [];
+  const v: (number | bigint)[] = [];
   const c: number[] = [];
   const f: number[] = [];
   for (const i of order) {
@@ -77,8 +44,8 @@ function bigCollapse(
       f.push(firsts[i]!);
     }
   }
-  const data = allocate(dtype, v.length) as BigIntArray;
-  data.set(v);
+  const data = allocate(dtype, v.length);
+  (data as unknown as { set(xs: ArrayLike<number | bigint>): void }).set(v);
   return [
     new NDArray(data, [v.length], dtype),
     new NDArray(Int32Array.from(c), [c.length], 'int32'),
@@ -94,8 +61,7 @@ function bigCollapse(
 export function uniqueBlock(x: NDArray, offset: number): Uniques {
   const firsts = Array.from({ length: x.size }, (_v, i) => i + offset);
   const ones = new Int32Array(x.size).fill(1);
-  if (isBigIntArray(x.data)) return bigCollapse(x.dtype, x.data, ones, firsts);
-  return collapse(x.dtype, numberData(x.data, 'unique'), ones, firsts);
+  return collapse(x.dtype, x.data as ArrayLike<number | bigint>, ones, firsts);
 }
 
 /** Every block's uniques merged into the array's. */
@@ -103,11 +69,7 @@ export function mergeUniques(parts: readonly Uniques[]): Uniques {
   const dtype = parts[0]![0].dtype;
   const counts = parts.flatMap((p) => Array.from(p[1].data as Int32Array));
   const firsts = parts.flatMap((p) => Array.from(p[2].data as Int32Array));
-  if (isBigIntArray(parts[0]![0].data)) {
-    const vals = parts.flatMap((p) => Array.from(p[0].data as BigIntArray));
-    return bigCollapse(dtype, vals, counts, firsts);
-  }
-  const vals = parts.flatMap((p) => Array.from(numberData(p[0].data, 'unique')));
+  const vals = parts.flatMap((p) => Array.from(p[0].data as ArrayLike<number | bigint>));
   return collapse(dtype, vals, counts, firsts);
 }
 
