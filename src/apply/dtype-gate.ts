@@ -14,6 +14,7 @@ const BIG_KERNELS: ReadonlySet<string> = new Set([
   'ew-view',
   'view',
   'fused',
+  'ew-reduce-views',
   // data movement: copies of elements, whatever they are
   'slice',
   'to-device',
@@ -121,8 +122,9 @@ export function checkBigDTypes(spec: LayerSpec): void {
   if (takesBig(probe.kernel, probe.params)) return;
   // kernels that compute in float64 take int64 widened, unless their output is int64 itself
   if (WIDENED_KERNELS.has(probe.kernel) && !isBigDType(spec.dtype)) return;
-  // the function the user called: a layer's op is its name or `name-step` ('argmax-partial')
-  const fn = spec.op.split('-')[0];
+  // the function the user called: a layer's op is its name or `name-step` ('argmax-partial');
+  // a fused layer's op joins its steps' ops with '+', the last one the user's call
+  const fn = spec.op.split('+').at(-1)!.split('-')[0];
   throw new DTypeError(
     `${fn}: dtype '${big}' is not supported by ${fn} yet; convert first with astype(x, 'float64') (exact for integers up to 2^53)`,
   );
