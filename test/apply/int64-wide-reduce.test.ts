@@ -3,7 +3,8 @@
 // take such data as the unfused steps do, and give the same exact answer.
 
 import { describe, expect, it } from 'vitest';
-import { compute } from '../../src/index.ts';
+import { NDArray } from '../../src/array/ndarray.ts';
+import { compute, fromArray } from '../../src/index.ts';
 import { bigs, lazyBig, randomBig, wrap, wrapU } from '../helpers/int64-ref.ts';
 import { rng } from '../helpers/reference.ts';
 
@@ -16,8 +17,7 @@ describe('reductions of chains over many small int64 blocks', () => {
     const r = rng(dtype === 'int64' ? 11 : 12);
     const values = randomBig(ROWS * COLS, r).map(cast);
     // 2 × 2 chunks: 1280 blocks, enough for the partials to be absorbed
-    const x = () =>
-      lazyBig(values, [ROWS, COLS], r, dtype).rechunk([2, 2]).add(3n);
+    const x = () => lazyBig(values, [ROWS, COLS], r, dtype).rechunk([2, 2]).add(3n);
     const plus = values.map((v) => cast(v + 3n));
     const row = (i: number) => plus.slice(i * COLS, (i + 1) * COLS);
 
@@ -34,8 +34,12 @@ describe('reductions of chains over many small int64 blocks', () => {
       const rows = Array.from({ length: ROWS }, (_, i) => row(i));
       expect(bigs(sum1!)).toEqual(rows.map((l) => cast(l.reduce((a, b) => a + b, 0n))));
       expect(bigs(prod1!)).toEqual(rows.map((l) => cast(l.reduce((a, b) => a * b, 1n))));
-      expect(bigs(min1!)).toEqual(rows.map((l) => l.reduce((a, b) => (b < a ? b : a))));
-      expect(bigs(max1!)).toEqual(rows.map((l) => l.reduce((a, b) => (b > a ? b : a))));
+      // biome-ignore lint/complexity/useMathMinMax: BigInts (Math.min takes numbers only)
+      const least = (a: bigint, b: bigint) => (b < a ? b : a);
+      // biome-ignore lint/complexity/useMathMinMax: BigInts (Math.max takes numbers only)
+      const most = (a: bigint, b: bigint) => (b > a ? b : a);
+      expect(bigs(min1!)).toEqual(rows.map((l) => l.reduce(least)));
+      expect(bigs(max1!)).toEqual(rows.map((l) => l.reduce(most)));
       expect(bigs(total!)).toEqual([cast(plus.reduce((a, b) => a + b, 0n))]);
     });
   }
@@ -43,8 +47,6 @@ describe('reductions of chains over many small int64 blocks', () => {
   it('uint8 chains sum to uint64 over many blocks, on threads as on sync', async () => {
     const r = rng(5);
     const raw = Array.from({ length: ROWS * COLS }, () => Math.floor(r() * 256));
-    const { fromArray } = await import('../../src/index.ts');
-    const { NDArray } = await import('../../src/array/ndarray.ts');
     const a = fromArray(new NDArray(Uint8Array.from(raw), [ROWS, COLS], 'uint8'), {
       chunks: [2, 2],
     });
