@@ -34,9 +34,7 @@ describe('reductions of chains over many small int64 blocks', () => {
       const rows = Array.from({ length: ROWS }, (_, i) => row(i));
       expect(bigs(sum1!)).toEqual(rows.map((l) => cast(l.reduce((a, b) => a + b, 0n))));
       expect(bigs(prod1!)).toEqual(rows.map((l) => cast(l.reduce((a, b) => a * b, 1n))));
-      // biome-ignore lint/complexity/useMathMinMax: BigInts (Math.min takes numbers only)
       const least = (a: bigint, b: bigint) => (b < a ? b : a);
-      // biome-ignore lint/complexity/useMathMinMax: BigInts (Math.max takes numbers only)
       const most = (a: bigint, b: bigint) => (b > a ? b : a);
       expect(bigs(min1!)).toEqual(rows.map((l) => l.reduce(least)));
       expect(bigs(max1!)).toEqual(rows.map((l) => l.reduce(most)));
